@@ -1,0 +1,21 @@
+// swift-tools-version:5.9
+import PackageDescription
+
+// One direction of dependency:
+//   pb -> PBCommandLine -> PasteboardKit
+// The core library (PasteboardKit) knows nothing of the command line and
+// imports no C library beyond Glibc.
+let package = Package(
+  name: "pb",
+  products: [
+    .executable(name: "pb", targets: ["pb"]),
+    .library(name: "PasteboardKit", targets: ["PasteboardKit"]),
+  ],
+  targets: [
+    .target(name: "PasteboardKit"),
+    .target(name: "PBCommandLine", dependencies: ["PasteboardKit"]),
+    .executableTarget(name: "pb", dependencies: ["PBCommandLine"]),
+    .testTarget(name: "PasteboardKitTests", dependencies: ["PasteboardKit"]),
+    .testTarget(name: "PBCommandLineTests", dependencies: ["PBCommandLine", "PasteboardKit"]),
+  ]
+)

@@ -1,0 +1,68 @@
+/// Boards held in the memory of this process: the reference backend for the
+/// protocol's semantics, and a store for library users and tests.
+///
+/// Content read from streams or files is loaded into memory at write time,
+/// so later changes to the source do not show through.
+public final class MemoryBackend: PasteboardBackend {
+  private struct Board {
+    var contents: BoardContents
+  }
+
+  private var boards: [BoardName: Board] = [:]
+  /// Supplies "now" in milliseconds since the epoch; tests may move it.
+  public var clock: () -> Int64
+
+  public init(clock: @escaping () -> Int64 = WallClock.nowMilliseconds) {
+    self.clock = clock
+  }
+
+  public let kind = "memory"
+
+  public func read(_ board: BoardName, purpose: ReadPurpose) throws -> BoardContents {
+    guard var stored = boards[board]?.contents else { return BoardContents(items: [], changeCount: 0) }
+    if let expiry = stored.expiresAt, clock() >= expiry {
+      try clear(board, ifChangeCount: stored.changeCount)
+      return try read(board, purpose: .inspect)
+    }
+    if purpose == .paste, let left = stored.pastesLeft {
+      if left <= 1 {
+        try clear(board, ifChangeCount: stored.changeCount)
+      } else {
+        boards[board]?.contents.pastesLeft = left - 1
+      }
+      stored.pastesLeft = left - 1
+    }
+    return stored
+  }
+
+  public func write(_ items: [PasteboardItem], to targets: [BoardName], options: WriteOptions) throws {
+    let loaded = try items.map { item in
+      PasteboardItem(try item.representations.map {
+        Representation(type: $0.type, payload: .bytes(try $0.payload.loadBytes()))
+      })
+    }
+    let now = clock()
+    for name in targets {
+      let count = (boards[name]?.contents.changeCount ?? 0) + 1
+      boards[name] = Board(contents: BoardContents(
+        items: loaded, changeCount: count, sensitive: options.sensitive,
+        expiresAt: options.expiresAt, pastesLeft: options.pasteLimit, writtenAt: now))
+    }
+  }
+
+  public func clear(_ board: BoardName, ifChangeCount: UInt64?) throws {
+    let current = boards[board]?.contents.changeCount ?? 0
+    if let expected = ifChangeCount, expected != current {
+      throw PasteboardError.refused("board '\(board)' has changed (count \(current), expected \(expected))")
+    }
+    boards[board] = Board(contents: BoardContents(items: [], changeCount: current + 1, writtenAt: clock()))
+  }
+
+  public func changeCount(of board: BoardName) throws -> UInt64 {
+    boards[board]?.contents.changeCount ?? 0
+  }
+
+  public func boardNames() throws -> [BoardName] {
+    boards.keys.sorted()
+  }
+}

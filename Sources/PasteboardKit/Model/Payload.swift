@@ -1,0 +1,115 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A region of an open file: how the file backend hands out content without
+/// reading it into memory.
+public struct FileRegion {
+  public let file: Descriptor
+  public let offset: Int64
+  public let length: Int64
+
+  public init(file: Descriptor, offset: Int64, length: Int64) {
+    self.file = file
+    self.offset = offset
+    self.length = length
+  }
+}
+
+/// A stream of input read once, front to back: standard input or a file
+/// being copied. `prefix` holds bytes already read from it (for type
+/// detection) that come before the rest of the descriptor.
+public final class InputStream {
+  public let source: Descriptor
+  public let prefix: [UInt8]
+  public let name: String
+  public private(set) var consumed = false
+
+  public init(source: Descriptor, prefix: [UInt8] = [], name: String) {
+    self.source = source
+    self.prefix = prefix
+    self.name = name
+  }
+
+  /// Marks the stream as read; a stream can be consumed only once.
+  func consume() throws {
+    if consumed { throw PasteboardError.failed("input \(name) was already read") }
+    consumed = true
+  }
+}
+
+/// The bytes of one representation, wherever they live.
+///
+/// Large content stays a file region or a stream so that copying and pasting
+/// a gigabyte never holds a gigabyte in memory.
+public indirect enum Payload {
+  case bytes([UInt8])
+  case region(FileRegion)
+  case stream(InputStream)
+  /// Several payloads one after the other (`pb copy --append`).
+  case concatenation([Payload])
+
+  /// The size in bytes, when it is known without reading a stream.
+  public var knownCount: Int64? {
+    switch self {
+    case .bytes(let b): return Int64(b.count)
+    case .region(let r): return r.length
+    case .stream: return nil
+    case .concatenation(let parts):
+      var total: Int64 = 0
+      for part in parts {
+        guard let n = part.knownCount else { return nil }
+        total += n
+      }
+      return total
+    }
+  }
+
+  /// Reads the whole payload into memory. Meant for small content and for
+  /// backends that must hold it (memory, X11 owner).
+  public func loadBytes() throws -> [UInt8] {
+    switch self {
+    case .bytes(let b): return b
+    case .region(let r): return try r.file.read(count: Int(r.length), at: r.offset)
+    case .stream(let s):
+      try s.consume()
+      return s.prefix + (try s.source.readToEnd())
+    case .concatenation(let parts):
+      return try parts.reduce(into: []) { $0 += try $1.loadBytes() }
+    }
+  }
+
+  /// Up to `limit` bytes from the start, for previews and type detection.
+  public func leadingBytes(_ limit: Int) throws -> [UInt8] {
+    switch self {
+    case .bytes(let b): return Array(b.prefix(limit))
+    case .region(let r): return try r.file.read(count: Int(min(Int64(limit), r.length)), at: r.offset)
+    case .stream(let s): return Array(s.prefix.prefix(limit))
+    case .concatenation(let parts):
+      var out: [UInt8] = []
+      for part in parts where out.count < limit {
+        out += try part.leadingBytes(limit - out.count)
+      }
+      return out
+    }
+  }
+
+  /// Writes the payload to `sink`, streaming, and returns the bytes written.
+  @discardableResult
+  public func write(to sink: Descriptor) throws -> Int64 {
+    switch self {
+    case .bytes(let b):
+      try sink.writeAll(b)
+      return Int64(b.count)
+    case .region(let r):
+      try ByteCopier.copy(from: r.file, offset: r.offset, length: r.length, to: sink)
+      return r.length
+    case .stream(let s):
+      try s.consume()
+      try sink.writeAll(s.prefix)
+      return Int64(s.prefix.count) + (try ByteCopier.copyToEnd(from: s.source, to: sink))
+    case .concatenation(let parts):
+      return try parts.reduce(0) { $0 + (try $1.write(to: sink)) }
+    }
+  }
+}

@@ -1,0 +1,7 @@
+import PBCommandLine
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+exit(PB.main(CommandLine.arguments))
