@@ -41,11 +41,16 @@ public struct WriteOptions {
   public var expiresAt: Int64?
   /// Serve this many pastes, then clear.
   public var pasteLimit: Int?
+  /// For backends that serve content from a live process (X11): serve it
+  /// from the calling process, returning only when the content is replaced,
+  /// expires or has been pasted `pasteLimit` times. Other backends ignore it.
+  public var foreground = false
 
-  public init(sensitive: Bool = false, expiresAt: Int64? = nil, pasteLimit: Int? = nil) {
+  public init(sensitive: Bool = false, expiresAt: Int64? = nil, pasteLimit: Int? = nil, foreground: Bool = false) {
     self.sensitive = sensitive
     self.expiresAt = expiresAt
     self.pasteLimit = pasteLimit
+    self.foreground = foreground
   }
 }
 
