@@ -1,3 +1,82 @@
+import PasteboardKit
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The `pb` command: parses the arguments, runs one command, and maps every
+/// outcome to one exit status and at most one `pb:` line on standard error.
 public enum PB {
-  public static func main(_ arguments: [String]) -> Int32 { 0 }
+  public static let version = "0.1.0"
+
+  static let commands: [CommandSpec] = [
+    CopyCommand.spec, PasteCommand.spec, TypesCommand.spec, ClearCommand.spec, BoardsCommand.spec,
+    CountCommand.spec, HistoryCommand.spec, InfoCommand.spec, HelpCommand.spec,
+  ]
+
+  /// Runs pb with `arguments` (argv, program name first); returns the exit
+  /// status.
+  public static func main(_ arguments: [String]) -> Int32 {
+    if let status = ExpirySweeper.runIfRequested(arguments) ?? X11Support.runInternalCommand(arguments) {
+      return status
+    }
+    // A write to a file over a size limit must fail with EFBIG, not kill pb.
+    signal(SIGXFSZ, SIG_IGN)
+    SignalCleanup.install()
+    var quiet = false
+    do {
+      let invocation = try Invocation.parse(Array(arguments.dropFirst()), commands: commands)
+      quiet = invocation.has("quiet")
+      if invocation.has("version") {
+        try Output.print("pb \(version)\n")
+        return 0
+      }
+      guard let command = invocation.command else {
+        if invocation.has("help") {
+          try Output.print(HelpCommand.overview())
+          return 0
+        }
+        throw UsageError(message: "no command given (see 'pb --help')", command: nil)
+      }
+      if invocation.has("help") {
+        try Output.print(HelpCommand.text(for: command))
+        return 0
+      }
+      return try command.run(invocation)
+    } catch let error as UsageError {
+      Output.complain(error.message)
+      return ExitStatus.usage
+    } catch let error as PasteboardError {
+      let status = ExitStatus.of(error)
+      if !(quiet && status == ExitStatus.nothingThere) { Output.complain(error.description) }
+      return status
+    } catch {
+      Output.complain("\(error)")
+      return ExitStatus.failure
+    }
+  }
+}
+
+/// The exit statuses of pb(1), the same for every command.
+enum ExitStatus {
+  static let success: Int32 = 0
+  static let nothingThere: Int32 = 1
+  static let usage: Int32 = 2
+  static let refused: Int32 = 3
+  static let unavailable: Int32 = 4
+  static let timedOut: Int32 = 5
+  static let typeNotOffered: Int32 = 6
+  static let failure: Int32 = 7
+
+  static func of(_ error: PasteboardError) -> Int32 {
+    switch error {
+    case .nothingThere: return nothingThere
+    case .invalid: return usage
+    case .refused: return refused
+    case .unavailable: return unavailable
+    case .timedOut: return timedOut
+    case .typeNotOffered: return typeNotOffered
+    case .failed: return failure
+    }
+  }
 }

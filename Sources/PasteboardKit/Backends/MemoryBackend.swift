@@ -36,9 +36,16 @@ public final class MemoryBackend: PasteboardBackend {
   }
 
   public func write(_ items: [PasteboardItem], to targets: [BoardName], options: WriteOptions) throws {
+    // One stream offered under several types is read once.
+    var streamed: [ObjectIdentifier: [UInt8]] = [:]
     let loaded = try items.map { item in
-      PasteboardItem(try item.representations.map {
-        Representation(type: $0.type, payload: .bytes(try $0.payload.loadBytes()))
+      PasteboardItem(try item.representations.map { rep in
+        if let id = rep.payload.streamIdentity, let bytes = streamed[id] {
+          return Representation(type: rep.type, bytes: bytes)
+        }
+        let bytes = try rep.payload.loadBytes()
+        if let id = rep.payload.streamIdentity { streamed[id] = bytes }
+        return Representation(type: rep.type, bytes: bytes)
       })
     }
     let now = clock()

@@ -115,10 +115,17 @@ public final class FileBackend: PasteboardBackend {
     let data = try TemporaryFile(in: dataDirectory)
     var entries: [BoardRecord.Entry] = []
     var offset: Int64 = 0
+    // One stream offered under several types is stored once.
+    var stored: [ObjectIdentifier: (offset: Int64, length: Int64)] = [:]
     for (index, item) in items.enumerated() {
       for rep in item.representations {
+        if let id = rep.payload.streamIdentity, let place = stored[id] {
+          entries.append(.init(item: index, offset: place.offset, length: place.length, type: rep.type))
+          continue
+        }
         let length = try rep.payload.write(to: data.descriptor)
         entries.append(.init(item: index, offset: offset, length: length, type: rep.type))
+        if let id = rep.payload.streamIdentity { stored[id] = (offset, length) }
         offset += length
       }
     }

@@ -23,6 +23,8 @@ public final class InputStream {
   public let source: Descriptor
   public let prefix: [UInt8]
   public let name: String
+  /// Drop one trailing newline from the stream (`pb copy -n`).
+  public var trimsTrailingNewline = false
   public private(set) var consumed = false
 
   public init(source: Descriptor, prefix: [UInt8] = [], name: String) {
@@ -73,7 +75,9 @@ public indirect enum Payload {
     case .region(let r): return try r.file.read(count: Int(r.length), at: r.offset)
     case .stream(let s):
       try s.consume()
-      return s.prefix + (try s.source.readToEnd())
+      var all = s.prefix + (try s.source.readToEnd())
+      if s.trimsTrailingNewline && all.last == 0x0A { all.removeLast() }
+      return all
     case .concatenation(let parts):
       return try parts.reduce(into: []) { $0 += try $1.loadBytes() }
     }
@@ -106,10 +110,25 @@ public indirect enum Payload {
       return r.length
     case .stream(let s):
       try s.consume()
+      if s.trimsTrailingNewline {
+        return try ByteCopier.copyToEnd(from: s.source, after: s.prefix, droppingFinalNewlineTo: sink)
+      }
       try sink.writeAll(s.prefix)
       return Int64(s.prefix.count) + (try ByteCopier.copyToEnd(from: s.source, to: sink))
     case .concatenation(let parts):
       return try parts.reduce(0) { $0 + (try $1.write(to: sink)) }
+    }
+  }
+}
+
+extension Payload {
+  /// Identifies a payload read from a stream, so that a backend writing the
+  /// same stream under several types stores (and reads) it once.
+  public var streamIdentity: ObjectIdentifier? {
+    switch self {
+    case .stream(let s): return ObjectIdentifier(s)
+    case .concatenation(let parts): return parts.last?.streamIdentity
+    default: return nil
     }
   }
 }

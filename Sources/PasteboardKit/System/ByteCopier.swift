@@ -69,4 +69,33 @@ enum ByteCopier {
       total += Int64(n)
     }
   }
+
+  /// Copies `prefix` then the rest of `source` to `sink`, holding back the
+  /// last byte so that a final newline can be dropped (`pb copy -n`).
+  static func copyToEnd(from source: Descriptor, after prefix: [UInt8], droppingFinalNewlineTo sink: Descriptor) throws
+    -> Int64
+  {
+    var held: UInt8?
+    var total: Int64 = 0
+    func emit(_ bytes: UnsafeRawBufferPointer) throws {
+      guard let last = bytes.last else { return }
+      if let h = held { try sink.writeAll([h]); total += 1 }
+      try sink.writeAll(UnsafeRawBufferPointer(rebasing: bytes.dropLast()))
+      total += Int64(bytes.count - 1)
+      held = last
+    }
+    try prefix.withUnsafeBytes { try emit($0) }
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 16)
+    defer { buffer.deallocate() }
+    while true {
+      let n = try source.read(into: buffer)
+      if n == 0 { break }
+      try emit(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+    }
+    if let h = held, h != 0x0A {
+      try sink.writeAll([h])
+      total += 1
+    }
+    return total
+  }
 }
