@@ -15,7 +15,9 @@ let package = Package(
     .target(name: "PasteboardKit"),
     .target(name: "PBCommandLine", dependencies: ["PasteboardKit"]),
     .executableTarget(name: "pb", dependencies: ["PBCommandLine"]),
-    .testTarget(name: "PasteboardKitTests", dependencies: ["PasteboardKit"]),
+    // The conformance suite every backend passes (a test-support library).
+    .target(name: "PasteboardConformance", dependencies: ["PasteboardKit"], path: "Tests/PasteboardConformance"),
+    .testTarget(name: "PasteboardKitTests", dependencies: ["PasteboardKit", "PasteboardConformance"]),
     .testTarget(name: "PBCommandLineTests", dependencies: ["PBCommandLine", "PasteboardKit"]),
   ]
 )

@@ -201,8 +201,8 @@ public final class FileBackend: PasteboardBackend {
 
   private func clone(_ data: TemporaryFile, bytes: Int64, in dir: String) throws -> TemporaryFile {
     let copy = try TemporaryFile(in: dir)
-    let source = try Descriptor.open(data.path, O_RDONLY)
-    try ByteCopier.copy(from: source, offset: 0, length: bytes, to: copy.descriptor)
+    // The original may already be renamed into place; its descriptor still reads.
+    try ByteCopier.copy(from: data.descriptor, offset: 0, length: bytes, to: copy.descriptor)
     return copy
   }
 

@@ -24,7 +24,7 @@ public final class TemporaryFile {
     let name = "\(TemporaryFile.prefix)\(getpid())-\(TemporaryFile.serial)-\(WallClock.monotonicMilliseconds() % 100_000)"
     let path = dir + "/" + name
     self.path = path
-    let fd = retryingOnInterrupt { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode) }
+    let fd = retryingOnInterrupt { open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode) }
     if fd < 0 {
       let code = errno
       if code == ENOENT || code == ENOTDIR {
