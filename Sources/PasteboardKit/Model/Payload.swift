@@ -50,6 +50,8 @@ public indirect enum Payload {
   case stream(InputStream)
   /// Several payloads one after the other (`pb copy --append`).
   case concatenation([Payload])
+  /// Content fetched only when it is read (an X11 selection owner's data).
+  case provider(ContentProvider)
 
   /// The size in bytes, when it is known without reading a stream.
   public var knownCount: Int64? {
@@ -64,6 +66,7 @@ public indirect enum Payload {
         total += n
       }
       return total
+    case .provider: return nil
     }
   }
 
@@ -80,6 +83,7 @@ public indirect enum Payload {
       return all
     case .concatenation(let parts):
       return try parts.reduce(into: []) { $0 += try $1.loadBytes() }
+    case .provider(let p): return try p.load()
     }
   }
 
@@ -95,6 +99,7 @@ public indirect enum Payload {
         out += try part.leadingBytes(limit - out.count)
       }
       return out
+    case .provider(let p): return Array(try p.load().prefix(limit))
     }
   }
 
@@ -117,6 +122,7 @@ public indirect enum Payload {
       return Int64(s.prefix.count) + (try ByteCopier.copyToEnd(from: s.source, to: sink))
     case .concatenation(let parts):
       return try parts.reduce(0) { $0 + (try $1.write(to: sink)) }
+    case .provider(let p): return try p.write(to: sink)
     }
   }
 }
