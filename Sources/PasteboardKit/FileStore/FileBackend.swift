@@ -115,19 +115,10 @@ public final class FileBackend: PasteboardBackend {
     let data = try TemporaryFile(in: dataDirectory)
     var entries: [BoardRecord.Entry] = []
     var offset: Int64 = 0
-    // One stream offered under several types is stored once.
-    var stored: [ObjectIdentifier: (offset: Int64, length: Int64)] = [:]
-    for (index, item) in items.enumerated() {
-      for rep in item.representations {
-        if let id = rep.payload.streamIdentity, let place = stored[id] {
-          entries.append(.init(item: index, offset: place.offset, length: place.length, type: rep.type))
-          continue
-        }
-        let length = try rep.payload.write(to: data.descriptor)
-        entries.append(.init(item: index, offset: offset, length: length, type: rep.type))
-        if let id = rep.payload.streamIdentity { stored[id] = (offset, length) }
-        offset += length
-      }
+    do {
+      try stream(items, into: data, entries: &entries, size: &offset)
+    } catch PasteboardError.failed(let reason) {
+      throw PasteboardError.failed("\(reason) (storing into \(dataDirectory)); the board is unchanged")
     }
     try withLock {
       for (i, board) in boards.enumerated() {
@@ -155,6 +146,27 @@ public final class FileBackend: PasteboardBackend {
           recordHistory(board, changeCount: record.changeCount)
         }
         if let expiry = options.expiresAt { onExpiringWrite?(board, record.changeCount, expiry) }
+      }
+    }
+  }
+
+
+  /// Writes every representation's bytes into `data`, recording where each
+  /// lies. One stream offered under several types is stored once.
+  private func stream(
+    _ items: [PasteboardItem], into data: TemporaryFile, entries: inout [BoardRecord.Entry], size offset: inout Int64
+  ) throws {
+    var stored: [ObjectIdentifier: (offset: Int64, length: Int64)] = [:]
+    for (index, item) in items.enumerated() {
+      for rep in item.representations {
+        if let id = rep.payload.streamIdentity, let place = stored[id] {
+          entries.append(.init(item: index, offset: place.offset, length: place.length, type: rep.type))
+          continue
+        }
+        let length = try rep.payload.write(to: data.descriptor)
+        entries.append(.init(item: index, offset: offset, length: length, type: rep.type))
+        if let id = rep.payload.streamIdentity { stored[id] = (offset, length) }
+        offset += length
       }
     }
   }
