@@ -13,11 +13,14 @@ let package = Package(
   ],
   targets: [
     .target(name: "PasteboardKit"),
-    .target(name: "PBCommandLine", dependencies: ["PasteboardKit"]),
+    .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
+    .target(name: "PasteboardX11", dependencies: ["PasteboardKit", "CX11"]),
+    .target(name: "PBCommandLine", dependencies: ["PasteboardKit", "PasteboardX11"]),
     .executableTarget(name: "pb", dependencies: ["PBCommandLine"]),
     // The conformance suite every backend passes (a test-support library).
     .target(name: "PasteboardConformance", dependencies: ["PasteboardKit"], path: "Tests/PasteboardConformance"),
     .testTarget(name: "PasteboardKitTests", dependencies: ["PasteboardKit", "PasteboardConformance"]),
     .testTarget(name: "PBCommandLineTests", dependencies: ["PBCommandLine", "PasteboardKit"]),
+    .testTarget(name: "PasteboardX11Tests", dependencies: ["PasteboardX11", "PasteboardKit", "PasteboardConformance"]),
   ]
 )

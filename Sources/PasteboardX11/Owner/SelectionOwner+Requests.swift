@@ -1,0 +1,131 @@
+import CX11
+import PasteboardKit
+
+/// Answering `SelectionRequest`s: TARGETS, TIMESTAMP, MULTIPLE and the
+/// offered data targets; everything else is refused.
+extension SelectionOwner {
+  func answer(_ r: XSelectionRequestEvent) {
+    let c = connection
+    let a = c.atoms
+    // An obsolete requestor names no property: use the target's name.
+    let property = r.property == 0 ? r.target : r.property
+    var result: Atom = 0
+    let acceptable = r.owner == c.window && owned.contains { $0.atom == r.selection }
+      && (r.time == 0 || !serverTime(r.time, isEarlierThan: ownedAt))
+      && !(ending != nil && ending != .stopped)
+    if acceptable {
+      if r.target == a.multiple {
+        result = r.property == 0 ? 0 : multiple(r.requestor, property)
+      } else {
+        result = convert(r.target, for: r.requestor, into: property) ? property : 0
+      }
+    }
+    if result == 0 {
+      OwnerLog.note("refuses \(c.name(of: r.target) ?? "?") to 0x\(String(r.requestor, radix: 16))")
+    }
+    notify(r, property: result)
+  }
+
+  /// Converts one target into `property` of `requestor`; false when it is
+  /// refused or cannot be stored.
+  func convert(_ target: Atom, for requestor: Window, into property: Atom) -> Bool {
+    let a = connection.atoms
+    switch target {
+    case a.targets:
+      let list = [a.targets, a.timestamp, a.multiple, a.saveTargets] + offers.offers.map(\.target)
+      return store(list.map { CLong(bitPattern: $0) }, type: a.atom, on: requestor, property)
+    case a.timestamp:
+      return store([CLong(bitPattern: ownedAt)], type: a.integer, on: requestor, property)
+    default:
+      guard let offer = offers.offer(for: target) else { return false }
+      if offer.isPaste && pasteLimitReached { return false }
+      let (type, bytes) = offers.data(for: offer)
+      if bytes.count > chunkSize {
+        return startTransfer(type: type, bytes: bytes, isPaste: offer.isPaste, to: requestor, property)
+      }
+      guard fenced({ XChangeProperty(connection.display, requestor, property, type, 8, PropModeReplace, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(bytes.count)) }, requestor, property) else {
+        return false
+      }
+      OwnerLog.note("sends \(offer.name) in one piece (\(bytes.count) bytes)")
+      if offer.isPaste { notePasteDone() }
+      return true
+    }
+  }
+
+  /// Stores format-32 items on a requestor's property.
+  private func store(_ items: [CLong], type: Atom, on window: Window, _ property: Atom) -> Bool {
+    var copy = items
+    return fenced({
+      copy.withUnsafeMutableBytes {
+        _ = XChangeProperty(connection.display, window, property, type, 32, PropModeReplace, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(items.count))
+      }
+    }, window, property)
+  }
+
+  /// Issues requests, then waits for the server to process them and
+  /// checks for errors (ICCCM 2.5: no notify before the data is known to
+  /// be stored). A requestor that vanished or could not take the data gets
+  /// nothing; the owner carries on.
+  func fenced(_ requests: () -> Void, _ window: Window, _ property: Atom) -> Bool {
+    let display = connection.display
+    let start = pb_next_request(display)
+    requests()
+    XSync(display, False)
+    let errors = ErrorTrap.errors(since: start)
+    guard errors.isEmpty else {
+      for e in errors { OwnerLog.note("X error \(e.code) on request \(e.request) for 0x\(String(e.resource, radix: 16))") }
+      if !errors.contains(where: { $0.code == XErrorCode.badWindow }) {
+        XDeleteProperty(display, window, property)
+      }
+      return false
+    }
+    return true
+  }
+
+  /// Sends the SelectionNotify that answers `r`, echoing it exactly.
+  func notify(_ r: XSelectionRequestEvent, property: Atom) {
+    var reply = XEvent()
+    reply.xselection = XSelectionEvent(
+      type: SelectionNotify, serial: 0, send_event: True, display: connection.display,
+      requestor: r.requestor, selection: r.selection, target: r.target, property: property, time: r.time)
+    XSendEvent(connection.display, r.requestor, False, 0, &reply)
+    XFlush(connection.display)
+  }
+
+  /// MULTIPLE: converts each (target, property) pair in order, marks the
+  /// failed ones by setting their property to None, and answers once.
+  private func multiple(_ requestor: Window, _ property: Atom) -> Atom {
+    let c = connection
+    guard var pairs = readPairs(requestor, property), pairs.count % 2 == 0 else { return 0 }
+    var failed = false
+    for i in stride(from: 0, to: pairs.count, by: 2) {
+      let target = Atom(pairs[i]), into = Atom(pairs[i + 1])
+      if target == c.atoms.multiple || into == 0 || !convert(target, for: requestor, into: into) {
+        pairs[i + 1] = 0
+        failed = true
+      }
+    }
+    if failed {
+      let items = pairs.map { CLong(bitPattern: $0) }
+      guard store(items, type: c.atoms.atomPair, on: requestor, property) else { return 0 }
+    }
+    return property
+  }
+
+  private func readPairs(_ window: Window, _ property: Atom) -> [UInt]? {
+    let c = connection
+    var type: Atom = 0
+    var format: Int32 = 0
+    var items: UInt = 0
+    var after: UInt = 0
+    var data: UnsafeMutablePointer<UInt8>?
+    let start = pb_next_request(c.display)
+    let status = XGetWindowProperty(c.display, window, property, 0, 4096, False, 0, &type, &format, &items, &after, &data)
+    defer { if let data { XFree(data) } }
+    guard status == Success, ErrorTrap.errors(since: start).isEmpty, format == 32,
+      type == c.atoms.atomPair || type == c.atoms.atom, let data
+    else { return nil }
+    let longs = UnsafeRawPointer(data).assumingMemoryBound(to: UInt.self)
+    return (0..<Int(items)).map { longs[$0] & 0xFFFF_FFFF }
+  }
+}

@@ -1,0 +1,203 @@
+import CX11
+#if canImport(Glibc)
+  import Glibc
+#endif
+import PasteboardKit
+
+/// The copying side of the selection protocol: owns one or more
+/// selections with pb's window and serves their requests from one loop
+/// until it loses them all, the content expires, the paste limit is
+/// reached, or it is told to stop.
+final class SelectionOwner {
+  /// Why serving ended.
+  enum Ending: Equatable {
+    /// Another program took the selection(s).
+    case replaced
+    case expired
+    case pasteLimitReached
+    /// SIGTERM, SIGINT, or the caller's stop descriptor.
+    case stopped
+  }
+
+  struct Selection {
+    let atom: Atom
+    let name: String
+  }
+
+  let connection: XConnection
+  let offers: OfferedTargets
+  let settings: X11Settings
+  let sensitive: Bool
+  let chunkSize: Int
+  /// The selections still owned.
+  var owned: [Selection]
+  /// The server time of ownership: requests older than it are refused.
+  private(set) var ownedAt: Time = 0
+  let expiresAt: Int64?
+  let pasteLimit: Int?
+  var pastesDone = 0
+  var pastesInFlight = 0
+  var transfers: [IncrTransfer.Key: IncrTransfer] = [:]
+  var interest = WindowInterest()
+  var ending: Ending?
+  var handover: Handover?
+  private var errorCursor = ErrorTrap.cursorNow
+
+  init(
+    connection: XConnection, content: SharedContent, selections: [Selection],
+    options: WriteOptions, settings: X11Settings
+  ) {
+    self.connection = connection
+    self.settings = settings
+    sensitive = options.sensitive
+    expiresAt = options.expiresAt
+    pasteLimit = options.pasteLimit
+    owned = selections
+    chunkSize = settings.chunkSize(maxRequestBytes: connection.maxRequestBytes)
+    offers = OfferedTargets(content: content, sensitive: options.sensitive, connection: connection)
+  }
+
+  /// Takes every selection with a real server time and checks that the
+  /// server agrees (a stale time "succeeds" silently, ICCCM 2.1).
+  func acquire() throws {
+    let c = connection
+    ownedAt = c.openedAt
+    for s in owned { XSetSelectionOwner(c.display, s.atom, c.window, ownedAt) }
+    for s in owned where XGetSelectionOwner(c.display, s.atom) != c.window {
+      try c.checkAlive()
+      throw PasteboardError.failed(
+        "cannot own the \(s.name) selection: the X server gave it to another program (DISPLAY is \(c.displayName))")
+    }
+    try c.checkAlive()
+    OwnerLog.note("owns \(owned.map(\.name).joined(separator: ",")) at \(ownedAt), chunk size \(chunkSize)")
+  }
+
+  /// Serves until the end; `wake` is a descriptor that, once readable,
+  /// asks for a voluntary exit (the signal self-pipe).
+  @discardableResult
+  func serve(wake: Int32? = nil) throws -> Ending {
+    let c = connection
+    let expiryDeadline = expiresAt.map { WallClock.monotonicMilliseconds() + ($0 - WallClock.nowMilliseconds()) }
+    var wakeFD = wake
+    while true {
+      if let ending, transfers.isEmpty, handover?.isDone(transfersInFlight: false) ?? true {
+        finish()
+        OwnerLog.note("ends: \(ending)")
+        return ending
+      }
+      var deadline = transfers.values.map(\.deadline).min()
+      if ending == nil, let e = expiryDeadline { deadline = min(deadline ?? e, e) }
+      if let h = handover?.deadline { deadline = min(deadline ?? h, h) }
+      let woke = try c.next(until: deadline, wake: wakeFD)
+      switch woke {
+      case .event(let e):
+        handle(e)
+      case .woken:
+        wakeFD = nil
+        StopSignals.received = 0
+        stopVoluntarily()
+      case .timedOut:
+        break
+      }
+      let now = WallClock.monotonicMilliseconds()
+      if ending == nil, let e = expiryDeadline, now >= e {
+        OwnerLog.note("content expired")
+        ending = .expired
+      }
+      for t in transfers.values where t.deadline <= now {
+        OwnerLog.note("gives up INCR to 0x\(String(t.key.window, radix: 16)): idle")
+        endTransfer(t.key, completed: false)
+      }
+      if let h = handover, h.deadline <= now { handover?.expire() }
+      checkAsynchronousErrors()
+    }
+  }
+
+  private func handle(_ e: XEvent) {
+    switch e.type {
+    case SelectionRequest:
+      handover?.noteActivity()
+      answer(e.xselectionrequest)
+    case SelectionClear:
+      lose(e.xselectionclear)
+    case PropertyNotify:
+      if e.xproperty.state == PropertyDelete {
+        continueTransfer(IncrTransfer.Key(window: e.xproperty.window, property: e.xproperty.atom))
+      }
+    case DestroyNotify:
+      let w = e.xdestroywindow.window
+      for key in transfers.keys where key.window == w {
+        OwnerLog.note("requestor 0x\(String(w, radix: 16)) went away mid-INCR")
+        endTransfer(key, completed: false)
+      }
+    case SelectionNotify:
+      if e.xselection.selection == connection.atoms.clipboardManager {
+        handover?.answered(saved: e.xselection.property != 0)
+      }
+    default:
+      break
+    }
+  }
+
+  private func lose(_ e: XSelectionClearEvent) {
+    guard e.window == connection.window, owned.contains(where: { $0.atom == e.selection }) else { return }
+    if serverTime(e.time, isEarlierThan: ownedAt) { return }
+    owned.removeAll { $0.atom == e.selection }
+    OwnerLog.note("lost a selection; \(owned.count) left")
+    if owned.isEmpty {
+      ending = ending ?? .replaced
+      handover = nil
+    }
+  }
+
+  /// SIGTERM/SIGINT: finish what is in flight, offer the clipboard to a
+  /// manager (unless sensitive), then exit.
+  private func stopVoluntarily() {
+    guard ending == nil else { return }
+    ending = .stopped
+    let c = connection
+    if !sensitive, owned.contains(where: { $0.atom == c.atoms.clipboard }) {
+      handover = Handover(start: WallClock.monotonicMilliseconds(), limit: settings.handoverMilliseconds)
+      XDeleteProperty(c.display, c.window, c.atoms.transfer)
+      XConvertSelection(c.display, c.atoms.clipboardManager, c.atoms.saveTargets, c.atoms.transfer, c.window, ownedAt)
+      XFlush(c.display)
+      OwnerLog.note("asks the clipboard manager to save the clipboard")
+    }
+  }
+
+  /// Gives up every selection still owned, so that an expired or
+  /// exhausted clipboard is empty rather than stale.
+  private func finish() {
+    let c = connection
+    for s in owned where XGetSelectionOwner(c.display, s.atom) == c.window {
+      XSetSelectionOwner(c.display, s.atom, 0, ownedAt)
+    }
+    XSync(c.display, False)
+  }
+
+  /// Ends transfers whose requestor turned out to be gone (a BadWindow
+  /// recorded without a fence, from an INCR chunk).
+  private func checkAsynchronousErrors() {
+    let errors = ErrorTrap.errors(after: errorCursor)
+    errorCursor = ErrorTrap.cursorNow
+    for error in errors {
+      OwnerLog.note("X error \(error.code) on request \(error.request) for 0x\(String(error.resource, radix: 16))")
+      for key in transfers.keys where key.window == error.resource {
+        endTransfer(key, completed: false)
+      }
+    }
+  }
+
+  var pasteLimitReached: Bool {
+    guard let limit = pasteLimit else { return false }
+    return pastesDone + pastesInFlight >= limit
+  }
+
+  func notePasteDone() {
+    pastesDone += 1
+    if let limit = pasteLimit, pastesDone >= limit, ending == nil {
+      OwnerLog.note("served \(pastesDone) pastes: the limit")
+      ending = .pasteLimitReached
+    }
+  }
+}

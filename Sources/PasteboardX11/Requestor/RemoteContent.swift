@@ -1,0 +1,146 @@
+import CX11
+import PasteboardKit
+
+/// One representation offered by a selection owner, fetched only when it
+/// is written or loaded (UIKit's item providers, on X11).
+///
+/// Text stands for all the owner's text targets: it asks for them in pb's
+/// order of preference and turns Latin-1 (`STRING`) into UTF-8 on the way.
+final class RemoteContent: ContentProvider {
+  private let requestor: SelectionRequestor
+  private let selection: Atom
+  /// The owner's targets to try, best first.
+  private let candidates: [(atom: Atom, name: String)]
+  private let isText: Bool
+  /// The type pb shows for it, for messages.
+  private let shownType: String
+  /// Keeps the connection open while the content may still be read.
+  private let backend: AnyObject
+
+  init(
+    requestor: SelectionRequestor, selection: Atom, candidates: [(atom: Atom, name: String)],
+    isText: Bool, shownType: String, keepAlive backend: AnyObject
+  ) {
+    self.requestor = requestor
+    self.selection = selection
+    self.candidates = candidates
+    self.isText = isText
+    self.shownType = shownType
+    self.backend = backend
+  }
+
+  func write(to sink: Descriptor) throws -> Int64 {
+    var count: Int64 = 0
+    try fetch { bytes in
+      try sink.writeAll(bytes)
+      count += Int64(bytes.count)
+    }
+    return count
+  }
+
+  func load() throws -> [UInt8] {
+    var all: [UInt8] = []
+    try fetch { all.append(contentsOf: $0) }
+    return all
+  }
+
+  private func fetch(_ sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+    let atoms = requestor.connection.atoms
+    for candidate in candidates {
+      let answered: PropertyInfo?
+      if isText && candidate.atom == atoms.string {
+        answered = try convert(candidate) { try Latin1.withUTF8($0, sink) }
+      } else if isText && candidate.atom == atoms.text {
+        // TEXT is answered in an encoding the reply's type names: hold it
+        // (a legacy target, used only when nothing better is offered).
+        var held: [UInt8] = []
+        answered = try convert(candidate) { held.append(contentsOf: $0) }
+        if let answered {
+          try held.withUnsafeBytes {
+            try answered.type == atoms.string ? Latin1.withUTF8($0, sink) : sink($0)
+          }
+        }
+      } else {
+        answered = try convert(candidate, sink)
+      }
+      if answered != nil { return }
+    }
+    throw PasteboardError.failed(
+      "the \(requestor.selectionName) owner refused to hand over '\(shownType)' although it offers it (DISPLAY is \(requestor.connection.displayName))")
+  }
+
+  private func convert(
+    _ candidate: (atom: Atom, name: String), _ sink: (UnsafeRawBufferPointer) throws -> Void
+  ) throws -> PropertyInfo? {
+    try requestor.convert(
+      selection, to: candidate.atom, targetName: candidate.name,
+      property: requestor.connection.atoms.transfer, sink: sink)
+  }
+}
+
+/// ISO 8859-1, the encoding of the X11 `STRING` target.
+enum Latin1 {
+  /// Passes `bytes` (Latin-1) to `sink` as UTF-8.
+  static func withUTF8(_ bytes: UnsafeRawBufferPointer, _ sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count + bytes.count / 8)
+    for b in bytes {
+      if b < 0x80 {
+        out.append(b)
+      } else {
+        out.append(0xC0 | (b >> 6))
+        out.append(0x80 | (b & 0x3F))
+      }
+    }
+    try out.withUnsafeBytes(sink)
+  }
+
+  /// UTF-8 as Latin-1, `?` for characters it cannot hold (what `STRING`
+  /// requestors get from pb's owner).
+  static func fromUTF8(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var i = 0
+    let n = bytes.count
+    while i < n {
+      let b = bytes[i]
+      if b < 0x80 {
+        out.append(b)
+        i += 1
+        continue
+      }
+      var length = 1
+      var scalar: UInt32 = 0
+      if b & 0xE0 == 0xC0 {
+        length = 2
+        scalar = UInt32(b & 0x1F)
+      } else if b & 0xF0 == 0xE0 {
+        length = 3
+        scalar = UInt32(b & 0x0F)
+      } else if b & 0xF8 == 0xF0 {
+        length = 4
+        scalar = UInt32(b & 0x07)
+      } else {
+        out.append(0x3F)
+        i += 1
+        continue
+      }
+      var valid = i + length <= n
+      if valid {
+        for k in 1..<length {
+          let c = bytes[i + k]
+          if c & 0xC0 != 0x80 { valid = false; break }
+          scalar = scalar << 6 | UInt32(c & 0x3F)
+        }
+      }
+      if !valid {
+        out.append(0x3F)
+        i += 1
+        continue
+      }
+      out.append(scalar <= 0xFF ? UInt8(scalar) : 0x3F)
+      i += length
+    }
+    return out
+  }
+}

@@ -1,0 +1,169 @@
+import CX11
+#if canImport(Glibc)
+  import Glibc
+#endif
+import PasteboardKit
+
+/// Boards as X11 selections: reading asks the selection's owner, writing
+/// makes pb the owner (from a background process unless `foreground`).
+///
+/// **Change count on X11.** X has no counter, so pb derives one from what
+/// changes with every new owner: the owner's TIMESTAMP (the server time at
+/// which it took the selection) in the high 32 bits and the owner's window
+/// id in the low 32 bits. It is 0 when nobody owns the selection. A new
+/// copy always changes it, and copies made later give larger numbers while
+/// the server's 32-bit millisecond clock does not wrap (about 49.7 days).
+/// When the owner does not offer TIMESTAMP (xclip 0.13), the count is the
+/// window id alone. Clearing the board makes it 0.
+public final class X11Backend: PasteboardBackend {
+  public let kind = "x11"
+  let settings: X11Settings
+  let displayName: String?
+  /// The program that serves copies in the background; it must run
+  /// `ServeCommand` for the `__x11-serve` arguments (pb does).
+  public var ownerExecutable = "/proc/self/exe"
+  private var cachedConnection: XConnection?
+
+  /// - Parameters:
+  ///   - displayName: the display, or nil for DISPLAY.
+  ///   - timeoutMilliseconds: how long an owner may take to answer
+  ///     (default 5 s); also the INCR idle limit when given.
+  public init(displayName: String? = nil, timeoutMilliseconds: Int64? = nil) {
+    self.displayName = displayName
+    var s = X11Settings.fromEnvironment(answerMilliseconds: timeoutMilliseconds)
+    if let t = timeoutMilliseconds, environmentValue("PB_X11_IDLE_TIMEOUT") == nil { s.idleMilliseconds = max(t, 1) }
+    settings = s
+  }
+
+  func connection() throws -> XConnection {
+    if let c = cachedConnection { return c }
+    let c = try XConnection(name: displayName, probeMilliseconds: settings.probeMilliseconds)
+    cachedConnection = c
+    return c
+  }
+
+  func requestor(for board: BoardName) throws -> (SelectionRequestor, Atom) {
+    let c = try connection()
+    let name = SelectionNames.atomName(for: board)
+    let r = SelectionRequestor(
+      connection: c, answerMilliseconds: settings.answerMilliseconds,
+      idleMilliseconds: settings.idleMilliseconds, selectionName: name)
+    return (r, c.atom(name))
+  }
+
+  // MARK: reading
+
+  public func read(_ board: BoardName, purpose: ReadPurpose) throws -> BoardContents {
+    let (r, selection) = try requestor(for: board)
+    let c = r.connection
+    guard let owner = r.owner(of: selection) else {
+      if purpose == .paste {
+        throw PasteboardError.nothingThere("nothing to paste: no program owns the \(r.selectionName) selection (DISPLAY is \(c.displayName))")
+      }
+      return BoardContents(items: [], changeCount: 0)
+    }
+    let offered = try targets(r, selection)
+    let reps = TargetFolding.representations(offered, requestor: r, selection: selection, keepAlive: self)
+    let names = Set(offered.map(\.name))
+    var count = UInt64(owner & 0xFFFF_FFFF)
+    if names.contains("TIMESTAMP"), let ts = try? timestamp(r, selection) {
+      count |= UInt64(ts) << 32
+    }
+    return BoardContents(
+      items: reps.isEmpty ? [] : [PasteboardItem(reps)], changeCount: count,
+      sensitive: names.contains("x-kde-passwordManagerHint"))
+  }
+
+  /// The owner's TARGETS, or the text targets when it does not answer
+  /// TARGETS (old owners) so that a paste still tries them.
+  func targets(_ r: SelectionRequestor, _ selection: Atom) throws -> [(atom: Atom, name: String)] {
+    let c = r.connection
+    var bytes: [UInt8] = []
+    let info = try r.convert(selection, to: c.atoms.targets, targetName: "TARGETS", property: c.atoms.targetsProperty) {
+      bytes.append(contentsOf: $0)
+    }
+    guard let info, info.format == 32, info.type == c.atoms.atom || info.type == c.atoms.targets else {
+      return [(c.atoms.utf8String, "UTF8_STRING"), (c.atoms.string, "STRING")]
+    }
+    let atoms = words(bytes).filter { $0 != 0 }
+    let names = c.names(of: atoms)
+    var result: [(atom: Atom, name: String)] = []
+    for (a, n) in zip(atoms, names) {
+      if let n, !result.contains(where: { $0.atom == a }) { result.append((a, n)) }
+    }
+    return result
+  }
+
+  func timestamp(_ r: SelectionRequestor, _ selection: Atom) throws -> Time? {
+    let c = r.connection
+    var bytes: [UInt8] = []
+    let info = try r.convert(selection, to: c.atoms.timestamp, targetName: "TIMESTAMP", property: c.atoms.timestampProperty) {
+      if bytes.count < 64 { bytes.append(contentsOf: $0) }
+    }
+    guard let info, info.type == c.atoms.integer, info.format == 32, let t = words(bytes).first else { return nil }
+    return Time(t)
+  }
+
+  // MARK: writing
+
+  public func write(_ items: [PasteboardItem], to boards: [BoardName], options: WriteOptions) throws {
+    guard let item = items.first, !boards.isEmpty else {
+      for b in boards { try clear(b, ifChangeCount: nil) }
+      return
+    }
+    let (file, slices) = try SharedContent.store(item.representations)
+    let selections = boards.map { SelectionNames.atomName(for: $0) }
+    if options.foreground {
+      try serveInForeground(file, slices: slices, selections: selections, options: options)
+      return
+    }
+    let request = ServeRequest(selections: selections, slices: slices, options: options, displayName: displayName)
+    let wait = settings.probeMilliseconds + settings.answerMilliseconds + 5000
+    _ = try OwnerLauncher.launch(executable: ownerExecutable, request: request, content: file, waitMilliseconds: wait)
+  }
+
+  /// Owns and serves from this process until the content is replaced,
+  /// expires, is pasted `pasteLimit` times, or SIGINT/SIGTERM arrives.
+  func serveInForeground(_ file: Descriptor, slices: [SharedContent.Slice], selections: [String], options: WriteOptions) throws {
+    let c = try XConnection(name: displayName, probeMilliseconds: settings.probeMilliseconds)
+    let content = try SharedContent(fd: file.rawValue, slices: slices)
+    let owner = SelectionOwner(
+      connection: c, content: content, selections: selections.map { SelectionNames.selection($0, on: c) },
+      options: options, settings: settings)
+    try owner.acquire()
+    StopSignals.install()
+    try owner.serve()
+  }
+
+  // MARK: clearing and counting
+
+  public func clear(_ board: BoardName, ifChangeCount: UInt64?) throws {
+    let (r, selection) = try requestor(for: board)
+    let c = r.connection
+    if let expected = ifChangeCount {
+      let now = try changeCount(of: board)
+      if now != expected {
+        throw PasteboardError.refused("board '\(board)' has changed (count \(now), expected \(expected))")
+      }
+    }
+    guard r.owner(of: selection) != nil else { return }
+    // Any client may give a selection to None; the owner then gets
+    // SelectionClear (pb's owner exits).
+    XSetSelectionOwner(c.display, selection, 0, try c.serverTime())
+    XSync(c.display, False)
+    try c.checkAlive()
+  }
+
+  public func changeCount(of board: BoardName) throws -> UInt64 {
+    try read(board, purpose: .inspect).changeCount
+  }
+
+  /// The standard boards that have an owner now (X11 cannot list every
+  /// selection in use).
+  public func boardNames() throws -> [BoardName] {
+    let c = try connection()
+    return [BoardName.general, .primary, .secondary].filter {
+      XGetSelectionOwner(c.display, c.atom(SelectionNames.atomName(for: $0))) != 0
+    }.sorted()
+  }
+}

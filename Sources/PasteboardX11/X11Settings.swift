@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+import PasteboardKit
+
+/// Timeouts and sizes of the X11 backend, with their defaults and the
+/// hidden environment variables that tests and benchmarks use to change
+/// them.
+struct X11Settings {
+  /// How long an owner may take to answer a conversion (`--timeout`).
+  var answerMilliseconds: Int64 = 5000
+  /// How long an INCR transfer may stay silent, on either side.
+  var idleMilliseconds: Int64 = 10_000
+  /// How long a bare connection attempt may take before the display
+  /// counts as unreachable.
+  var probeMilliseconds: Int64 = 1000
+  /// How long an exiting owner waits for a clipboard manager to take the
+  /// content over (SAVE_TARGETS).
+  var handoverMilliseconds: Int64 = 3000
+  /// Payloads larger than this go by INCR; nil derives it from the
+  /// server's maximum request size. `PB_X11_CHUNK_SIZE` sets it.
+  var chunkSize: Int?
+
+  /// The defaults, with `PB_X11_CHUNK_SIZE` and `PB_X11_IDLE_TIMEOUT`
+  /// (a DURATION) applied.
+  static func fromEnvironment(answerMilliseconds: Int64? = nil) -> X11Settings {
+    var s = X11Settings()
+    if let a = answerMilliseconds { s.answerMilliseconds = max(1, a) }
+    if let text = environmentValue("PB_X11_CHUNK_SIZE"), let n = Int(text), n >= 16 {
+      s.chunkSize = n & ~3
+    }
+    if let text = environmentValue("PB_X11_IDLE_TIMEOUT"), let ms = try? DurationParser.milliseconds(text), ms > 0 {
+      s.idleMilliseconds = ms
+    }
+    return s
+  }
+
+  /// The INCR threshold and chunk size for a server taking requests of
+  /// up to `maxRequestBytes`: 1 MiB, or less on a server without
+  /// BIG-REQUESTS, always a multiple of 4 with room for the request header.
+  func chunkSize(maxRequestBytes: Int) -> Int {
+    let limit = max(1024, maxRequestBytes - 1024) & ~3
+    return min(chunkSize ?? (1 << 20), limit)
+  }
+}
+
+/// An optional trace of the owner's decisions, appended to the file named
+/// by `PB_X11_LOG` (the background owner has no terminal to write to).
+enum OwnerLog {
+  nonisolated(unsafe) private static var fd: Int32 = -2
+
+  static func note(_ message: @autoclosure () -> String) {
+    if fd == -2 {
+      fd = environmentValue("PB_X11_LOG").map { open($0, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600) } ?? -1
+    }
+    guard fd >= 0 else { return }
+    let line = Array("pb[\(getpid())] \(message())\n".utf8)
+    _ = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+  }
+}

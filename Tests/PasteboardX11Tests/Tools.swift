@@ -1,0 +1,130 @@
+import Foundation
+import XCTest
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Running pb and its peers (xclip, xsel, python3-xlib helpers) as real
+/// processes against a private display.
+enum Tools {
+  static func now() -> Int64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+  }
+
+  static func path(of tool: String) -> String? {
+    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") + ["/usr/bin"] {
+      let p = "\(dir)/\(tool)"
+      if access(p, X_OK) == 0 { return p }
+    }
+    return nil
+  }
+
+  /// The pb binary built beside the test bundle.
+  static var pb: String {
+    let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+    // The bundle may be a directory (…/pbPackageTests.xctest/…).
+    while !FileManager.default.isExecutableFile(atPath: dir.appendingPathComponent("pb").path), dir.path != "/" {
+      dir = dir.deletingLastPathComponent()
+    }
+    return dir.appendingPathComponent("pb").path
+  }
+
+  /// The outcome of a shell script.
+  struct Result {
+    let status: Int32
+    let stdout: [UInt8]
+    let stderr: String
+    let milliseconds: Int64
+    var text: String { String(decoding: stdout, as: UTF8.self) }
+  }
+
+  static let scratch: String = {
+    let dir = NSTemporaryDirectory() + "pb-x11-tests-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    return dir
+  }()
+
+  /// Runs `script` with bash on `display`, pb on PATH as `pb` (through
+  /// `$PB`), standard output and error captured in files (so a peer's
+  /// daemon holding a pipe cannot hang the test), and a hard time limit.
+  @discardableResult
+  static func shell(
+    _ script: String, display: PrivateDisplay, input: [UInt8]? = nil,
+    environment: [String: String] = [:], limit: Int = 60
+  ) throws -> Result {
+    let id = UUID().uuidString
+    let outPath = "\(scratch)/\(id).out", errPath = "\(scratch)/\(id).err", inPath = "\(scratch)/\(id).in"
+    FileManager.default.createFile(atPath: outPath, contents: nil)
+    FileManager.default.createFile(atPath: errPath, contents: nil)
+    FileManager.default.createFile(atPath: inPath, contents: Data(input ?? []))
+    defer {
+      for p in [outPath, errPath, inPath] { try? FileManager.default.removeItem(atPath: p) }
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+    process.arguments = ["-k", "5", String(limit), "/bin/bash", "-c", script]
+    var env = ProcessInfo.processInfo.environment
+    env["DISPLAY"] = display.name
+    env["PB"] = pb
+    env["PB_BACKEND"] = "x11"
+    env.removeValue(forKey: "XAUTHORITY")
+    for (k, v) in environment { env[k] = v }
+    process.environment = env
+    process.standardInput = FileHandle(forReadingAtPath: inPath)
+    process.standardOutput = FileHandle(forWritingAtPath: outPath)
+    process.standardError = FileHandle(forWritingAtPath: errPath)
+    let start = now()
+    try process.run()
+    process.waitUntilExit()
+    let elapsed = now() - start
+    let out = FileManager.default.contents(atPath: outPath) ?? Data()
+    let err = FileManager.default.contents(atPath: errPath) ?? Data()
+    return Result(
+      status: process.terminationStatus, stdout: [UInt8](out),
+      stderr: String(decoding: err, as: UTF8.self), milliseconds: elapsed)
+  }
+
+  /// Writes `bytes` to a scratch file and returns its path.
+  static func file(_ bytes: [UInt8], name: String = UUID().uuidString) -> String {
+    let p = "\(scratch)/\(name)"
+    FileManager.default.createFile(atPath: p, contents: Data(bytes))
+    return p
+  }
+
+  /// Deterministic bytes of every value, NULs included.
+  static func pattern(_ count: Int, seed: UInt32 = 1) -> [UInt8] {
+    var x = seed &* 2_654_435_761 | 1
+    return (0..<count).map { _ in
+      x ^= x << 13
+      x ^= x >> 17
+      x ^= x << 5
+      return UInt8(truncatingIfNeeded: x)
+    }
+  }
+
+  /// Process ids of pb's background owners serving on `display`.
+  static func owners(on display: PrivateDisplay) -> [pid_t] {
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+    return entries.compactMap { Int32($0) }.filter { pid in
+      guard let cmd = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+      let args = cmd.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+      guard args.count > 1, args[1] == "__x11-serve" else { return false }
+      guard let env = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
+      return env.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == "DISPLAY=\(display.name)" }
+    }
+  }
+
+  /// Waits until `condition` holds or `milliseconds` pass.
+  static func eventually(_ milliseconds: Int64, _ condition: () -> Bool) -> Bool {
+    let deadline = now() + milliseconds
+    while now() < deadline {
+      if condition() { return true }
+      usleep(20_000)
+    }
+    return condition()
+  }
+}
