@@ -1,3 +1,5 @@
+// Test support: built only where XCTest is (debug builds for `swift test`).
+#if canImport(XCTest)
 import PasteboardKit
 import XCTest
 
@@ -133,3 +135,4 @@ public enum BackendConformance {
     }
   }
 }
+#endif
