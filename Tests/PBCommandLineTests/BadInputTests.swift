@@ -62,6 +62,16 @@ final class BadInputTests: XCTestCase {
     try assertBoardUntouched()
   }
 
+  func testOutputDashIsStandardOutputAndLinksAreWrittenThrough() throws {
+    XCTAssertEqual(try pb.run(["paste", "-o", "-"]).text, "original")
+    let target = pb.root + "/target.txt"
+    try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+    try FileManager.default.createSymbolicLink(atPath: pb.root + "/link.txt", withDestinationPath: target)
+    assertStatus(try pb.run(["paste", "-o", pb.root + "/link.txt"]), 0)
+    XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "original")
+    XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: pb.root + "/link.txt"), target)
+  }
+
   func testOutputIntoAMissingDirectoryExitsSevenAndLeavesNothing() throws {
     assertStatus(try pb.run(["paste", "-o", pb.root + "/no/such/dir/out.txt"]), 7)
     XCTAssertFalse(FileManager.default.fileExists(atPath: pb.root + "/no"))

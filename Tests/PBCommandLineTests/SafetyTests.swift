@@ -102,6 +102,9 @@ final class SafetyTests: XCTestCase {
     XCTAssertEqual(try pb.run(["paste"]).text, "once")
     assertStatus(try pb.run(["paste"]), 1)
     assertStatus(try pb.run(["copy", "--pastes", "2"], input: Data("twice".utf8)), 0)
+    // Pastes that cannot succeed do not count.
+    assertStatus(try pb.run(["paste", "-t", "image/png"]), 6)
+    assertStatus(try pb.run(["paste", "-o", pb.root + "/missing/dir/x"]), 7)
     XCTAssertEqual(try pb.run(["paste"]).text, "twice")
     XCTAssertEqual(try pb.run(["paste"]).text, "twice")
     assertStatus(try pb.run(["paste"]), 1)

@@ -53,7 +53,7 @@ enum CopyCommand {
       let current = try backend.read(boards[0], purpose: .inspect)
       if let item = current.items.first {
         guard let text = item.representation(for: MIMEType.plainText) else {
-          throw PasteboardError.typeNotOffered(requested: "text to append to", offered: item.types)
+          throw PasteboardError.typeNotOffered(requested: MIMEType.plainText, offered: item.types)
         }
         payload = .concatenation([text.payload, payload])
         types = [text.type]

@@ -13,7 +13,7 @@ enum PasteCommand {
     positionalRange: 0...0,
     options: [
       OptionSpec("type", short: "t", value: "MIME", "the type to paste (default: the file name's, else text, else the first)"),
-      OptionSpec("output", short: "o", value: "FILE", "write to FILE, atomically, instead of standard output"),
+      OptionSpec("output", short: "o", value: "FILE", "write to FILE, atomically (- is standard output)"),
       OptionSpec("timeout", value: "DURATION", "how long to wait for an X11 owner (default 5s)"),
       OptionSpec("history", value: "N", "paste the N-th history entry (file backend; 1 is the newest)"),
     ],
@@ -34,45 +34,77 @@ enum PasteCommand {
       return n
     }
     let backend = try BackendChoice.resolve(invocation).open(timeoutMilliseconds: timeout)
-    let contents: BoardContents
+    let output = invocation.value("output").flatMap { $0 == "-" ? nil : $0 }
+    func choose(_ contents: BoardContents) throws -> Representation {
+      guard let item = contents.items.first else { throw PasteboardError.nothingThere("board '\(board)' is empty") }
+      return try TypeChoice.choose(from: item, requested: requested, outputName: output)
+    }
     if let historyNumber {
-      contents = try HistoryCommand.entry(historyNumber, of: board, in: backend)
-    } else {
+      let contents = try HistoryCommand.entry(historyNumber, of: board, in: backend)
+      try deliver(try choose(contents).payload, to: output)
+      return 0
+    }
+    // Look first, so that a paste which cannot succeed (no such type, no
+    // such directory) does not use up one of a limited number of pastes.
+    var contents = try backend.read(board, purpose: .inspect)
+    var rep = try choose(contents)
+    let file = try output.map(AtomicOutput.init)
+    if contents.pastesLeft != nil {
       contents = try backend.read(board, purpose: .paste)
+      rep = try choose(contents)
     }
-    guard let item = contents.items.first else {
-      throw PasteboardError.nothingThere("board '\(board)' is empty")
-    }
-    let output = invocation.value("output")
-    let rep = try TypeChoice.choose(from: item, requested: requested, outputName: output)
-    if let output {
-      try AtomicOutput.write(rep.payload, to: output)
+    if let file {
+      try file.write(rep.payload)
     } else {
-      do {
-        try rep.payload.write(to: Output.standardOutput)
-      } catch PasteboardError.failed(let message) {
-        throw PasteboardError.failed("paste failed part-way: \(message)")
-      }
+      try deliver(rep.payload, to: nil)
     }
     return 0
+  }
+
+  /// Writes `payload` to the file at `path` (atomically) or to standard output.
+  static func deliver(_ payload: Payload, to path: String?) throws {
+    if let path {
+      try AtomicOutput(path).write(payload)
+      return
+    }
+    do {
+      try payload.write(to: Output.standardOutput)
+    } catch PasteboardError.failed(let message) {
+      throw PasteboardError.failed("paste failed part-way: \(message)")
+    }
   }
 }
 
 /// Writes a file all or nothing: into a temporary file beside it, renamed
-/// over it on success, removed on failure.
-enum AtomicOutput {
-  static func write(_ payload: Payload, to path: String) throws {
-    let slash = path.lastIndex(of: "/")
-    let dir = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+/// over it on success, removed on failure. A symbolic link is written
+/// through: its target is replaced, the link stays.
+struct AtomicOutput {
+  let path: String
+  let file: TemporaryFile
+
+  /// Creates the temporary file at once, so a missing directory fails
+  /// before anything else happens.
+  init(_ requested: String) throws {
+    var st = stat()
+    var target = requested
+    if lstat(requested, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(requested, nil) {
+      target = String(cString: resolved)
+      free(resolved)
+    }
+    let existing = stat(target, &st) == 0
+    if existing && (st.st_mode & S_IFMT) == S_IFDIR {
+      throw PasteboardError.failed("cannot write \(requested): it is a directory")
+    }
+    let slash = target.lastIndex(of: "/")
+    let dir = slash.map { $0 == target.startIndex ? "/" : String(target[..<$0]) } ?? "."
     // Keep an existing file's mode; a new file gets 0666 less the umask, as
     // a shell redirection would.
-    var st = stat()
-    let existing = stat(path, &st) == 0
-    if existing && (st.st_mode & S_IFMT) == S_IFDIR {
-      throw PasteboardError.failed("cannot write \(path): it is a directory")
-    }
-    let file = try TemporaryFile(in: dir, mode: existing ? st.st_mode & 0o7777 : 0o666)
+    file = try TemporaryFile(in: dir, mode: existing ? st.st_mode & 0o7777 : 0o666)
     if existing { fchmod(file.descriptor.rawValue, st.st_mode & 0o7777) }
+    path = target
+  }
+
+  func write(_ payload: Payload) throws {
     do {
       try payload.write(to: file.descriptor)
     } catch PasteboardError.failed(let message) {
