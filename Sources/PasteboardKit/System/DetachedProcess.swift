@@ -29,7 +29,7 @@ public enum DetachedProcess {
     defer { posix_spawnattr_destroy(&attributes) }
     let setsid: Int16 = 0x80  // POSIX_SPAWN_SETSID (glibc), not imported into Swift
     posix_spawnattr_setflags(&attributes, setsid)
-    var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
     let status = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
