@@ -1,0 +1,86 @@
+# Shared helpers for the bench/ scripts. Source it; do not run it.
+#
+#   . "$(dirname "$0")/lib.sh"
+#
+# Provides:
+#   BENCH_ROOT             the repository root (found from this file's place)
+#   bench_need CMD [PKG]   make sure CMD exists, installing Debian package PKG
+#                          with apt-get when running as root; fails otherwise
+#   bench_build            build pb in release mode with a static Swift
+#                          standard library and set PB_BIN to the binary
+#                          (skipped when PB_BIN is already set)
+#   bench_facts            print the machine facts and pb's version
+#   bench_tmpdir VAR NAME  make a temporary directory (removed on exit, with
+#                          everything in it) and store its path in VAR
+
+BENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BENCH_TMPDIRS=()
+
+bench_cleanup() {
+  local d
+  for d in "${BENCH_TMPDIRS[@]}"; do
+    [ -n "$d" ] && [ -d "$d" ] && rm -rf -- "$d"
+  done
+  return 0
+}
+trap bench_cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+bench_say() { printf '%s\n' "$*" >&2; }
+bench_die() {
+  printf 'bench: %s\n' "$*" >&2
+  exit 2
+}
+
+bench_need() {
+  local cmd=$1 pkg=${2:-$1}
+  if [ "${cmd#/}" != "$cmd" ]; then
+    [ -x "$cmd" ] && return 0
+  else
+    command -v "$cmd" >/dev/null 2>&1 && return 0
+  fi
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    bench_say "bench: installing $pkg (for $cmd)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$pkg" >/dev/null 2>&1 ||
+      { apt-get update -qq >/dev/null 2>&1 &&
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$pkg" >/dev/null 2>&1; } ||
+      bench_die "could not install $pkg; install it and run again"
+    return 0
+  fi
+  bench_die "$cmd is missing; install the '$pkg' package and run again"
+}
+
+bench_build() {
+  if [ -n "${PB_BIN:-}" ]; then
+    [ -x "$PB_BIN" ] || bench_die "PB_BIN=$PB_BIN is not an executable"
+    PB_BIN=$(cd "$(dirname "$PB_BIN")" && pwd)/$(basename "$PB_BIN")
+    return 0
+  fi
+  bench_need swift swift
+  bench_say "bench: building pb (swift build -c release -Xswiftc -static-stdlib --product pb)"
+  (cd "$BENCH_ROOT" && swift build -c release -Xswiftc -static-stdlib --product pb >&2) ||
+    bench_die "the release build failed"
+  local bin
+  bin=$(cd "$BENCH_ROOT" && swift build -c release -Xswiftc -static-stdlib --show-bin-path) ||
+    bench_die "cannot find the build's output directory"
+  PB_BIN=$bin/pb
+  [ -x "$PB_BIN" ] || bench_die "no pb binary at $PB_BIN"
+}
+
+bench_facts() {
+  local cpu
+  cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
+  echo "machine : $(nproc) CPU(s)${cpu:+, $cpu}, $(awk '/MemTotal/ {printf "%.1f GiB RAM", $2/1048576}' /proc/meminfo)"
+  echo "kernel  : $(uname -srm)"
+  echo "pb      : $("$PB_BIN" --version 2>&1 | head -n 1) ($PB_BIN)"
+  echo "date    : $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+}
+
+bench_tmpdir() {
+  local d
+  d=$(mktemp -d "${TMPDIR:-/tmp}/pb-bench-$2.XXXXXX") || bench_die "cannot make a temporary directory"
+  BENCH_TMPDIRS+=("$d")
+  printf -v "$1" '%s' "$d"
+}
