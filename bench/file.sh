@@ -249,11 +249,10 @@ def large_part():
                     sys.exit("bench: %s did not reproduce the payload" % name)
         return after
 
-    def fresh_output():
+    def fresh():
+        # Every run starts from the same state, whatever ran before it: no
+        # output file, an empty copy store, nothing dirty in the page cache.
         remove(OUT)
-        settle()
-
-    def fresh_store():
         empty_store(copy_store)
         settle()
 
@@ -261,15 +260,15 @@ def large_part():
     envbig = environment(big_store)
     large_cases = [
         {"name": "cp FILE out", "argv": [CP, BIG, OUT], "env": envcp,
-         "before": fresh_output, "after": check_output("cp")},
+         "before": fresh, "after": check_output("cp")},
         {"name": "pb copy < FILE", "argv": [PB, "--backend", "file", "copy"], "env": envcp,
-         "redirect": {"stdin": BIG}, "before": fresh_store, "after": check_board},
+         "redirect": {"stdin": BIG}, "before": fresh, "after": check_board},
         {"name": "pb copy FILE", "argv": [PB, "--backend", "file", "copy", BIG], "env": envcp,
-         "before": fresh_store, "after": check_board},
+         "before": fresh, "after": check_board},
         {"name": "pb paste > out", "argv": [PB, "--backend", "file", "paste"], "env": envbig,
-         "redirect": {"stdout": OUT}, "before": fresh_output, "after": check_output("pb paste > out")},
+         "redirect": {"stdout": OUT}, "before": fresh, "after": check_output("pb paste > out")},
         {"name": "pb paste -o out", "argv": [PB, "--backend", "file", "paste", "-o", OUT], "env": envbig,
-         "before": fresh_output, "after": check_output("pb paste -o out")},
+         "before": fresh, "after": check_output("pb paste -o out")},
     ]
     print("bench: large cases (%d MiB), %d alternated runs each" % (big_size >> 20, BIG_RUNS), file=sys.stderr)
     large = interleave(large_cases, BIG_RUNS, 1, run_measured)
