@@ -6,8 +6,8 @@
 #   BENCH_ROOT             the repository root (found from this file's place)
 #   bench_need CMD [PKG]   make sure CMD exists, installing Debian package PKG
 #                          with apt-get when running as root; fails otherwise
-#   bench_build            build pb in release mode with a static Swift
-#                          standard library and set PB_BIN to the binary
+#   bench_build            build pb in release mode as one static executable
+#                          runtime and libX11 (scripts/build-release) and set PB_BIN to the binary
 #                          (skipped when PB_BIN is already set)
 #   bench_facts            print the machine facts and pb's version
 #   bench_tmpdir VAR NAME  make a temporary directory (removed on exit, with
@@ -59,13 +59,8 @@ bench_build() {
     return 0
   fi
   bench_need swift swift
-  bench_say "bench: building pb (swift build -c release -Xswiftc -static-stdlib --product pb)"
-  (cd "$BENCH_ROOT" && swift build -c release -Xswiftc -static-stdlib --product pb >&2) ||
-    bench_die "the release build failed"
-  local bin
-  bin=$(cd "$BENCH_ROOT" && swift build -c release -Xswiftc -static-stdlib --show-bin-path) ||
-    bench_die "cannot find the build's output directory"
-  PB_BIN=$bin/pb
+  bench_say "bench: building pb (scripts/build-release: one static executable)"
+  PB_BIN=$("$BENCH_ROOT/scripts/build-release") || bench_die "the release build failed"
   [ -x "$PB_BIN" ] || bench_die "no pb binary at $PB_BIN"
 }
 

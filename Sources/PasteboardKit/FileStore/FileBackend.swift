@@ -56,10 +56,11 @@ public final class FileBackend: PasteboardBackend {
 
   public func read(_ board: BoardName, purpose: ReadPurpose) throws -> BoardContents {
     try prepare()
-    if purpose == .paste, let limited = try snapshot(board), limited.contents.pastesLeft != nil {
+    let current = try snapshot(board)
+    if purpose == .paste, current?.contents.pastesLeft != nil {
       return try withLock { try consumePaste(board) }
     }
-    return try snapshot(board)?.contents ?? BoardContents(items: [], changeCount: 0)
+    return current?.contents ?? BoardContents(items: [], changeCount: 0)
   }
 
   /// The board's content as stored now, with expired or vanished content
