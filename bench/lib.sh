@@ -7,7 +7,7 @@
 #   bench_need CMD [PKG]   make sure CMD exists, installing Debian package PKG
 #                          with apt-get when running as root; fails otherwise
 #   bench_build            build pb in release mode as one static executable
-#                          runtime and libX11 (scripts/build-release) and set PB_BIN to the binary
+#                          (scripts/build-release) and set PB_BIN to the binary
 #                          (skipped when PB_BIN is already set)
 #   bench_facts            print the machine facts and pb's version
 #   bench_tmpdir VAR NAME  make a temporary directory (removed on exit, with
