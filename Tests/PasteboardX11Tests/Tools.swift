@@ -64,28 +64,47 @@ enum Tools {
     defer {
       for p in [outPath, errPath, inPath] { try? FileManager.default.removeItem(atPath: p) }
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-    process.arguments = ["-k", "5", String(limit), "/bin/bash", "-c", script]
     var env = ProcessInfo.processInfo.environment
     env["DISPLAY"] = display.name
     env["PB"] = pb
     env["PB_BACKEND"] = "x11"
     env.removeValue(forKey: "XAUTHORITY")
     for (k, v) in environment { env[k] = v }
-    process.environment = env
-    process.standardInput = FileHandle(forReadingAtPath: inPath)
-    process.standardOutput = FileHandle(forWritingAtPath: outPath)
-    process.standardError = FileHandle(forWritingAtPath: errPath)
     let start = now()
-    try process.run()
-    process.waitUntilExit()
+    // posix_spawn and waitpid rather than Foundation's Process, which
+    // waits for descriptors that a peer's daemon (xclip) may inherit.
+    let status = try spawnAndWait(
+      ["/usr/bin/timeout", "-k", "5", String(limit), "/bin/bash", "-c", script],
+      environment: env.map { "\($0.key)=\($0.value)" }, stdin: inPath, stdout: outPath, stderr: errPath)
     let elapsed = now() - start
     let out = FileManager.default.contents(atPath: outPath) ?? Data()
     let err = FileManager.default.contents(atPath: errPath) ?? Data()
     return Result(
-      status: process.terminationStatus, stdout: [UInt8](out),
+      status: status, stdout: [UInt8](out),
       stderr: String(decoding: err, as: UTF8.self), milliseconds: elapsed)
+  }
+
+  /// Runs `argv` with its standard streams on files and waits for it.
+  static func spawnAndWait(_ argv: [String], environment: [String], stdin: String, stdout: String, stderr: String) throws -> Int32 {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_TRUNC, 0o600)
+    var cArgs = argv.map { strdup($0) } + [nil]
+    var cEnv = environment.map { strdup($0) } + [nil]
+    defer {
+      cArgs.forEach { free($0) }
+      cEnv.forEach { free($0) }
+    }
+    var pid: pid_t = 0
+    let rc = posix_spawn(&pid, argv[0], &actions, nil, &cArgs, &cEnv)
+    guard rc == 0 else { throw TestFailure("cannot run \(argv[0]): \(String(cString: strerror(rc)))") }
+    var st: Int32 = 0
+    while waitpid(pid, &st, 0) < 0 && errno == EINTR {}
+    // WIFEXITED / WEXITSTATUS, which Swift does not import.
+    return (st & 0x7F) == 0 ? (st >> 8) & 0xFF : 128 + (st & 0x7F)
   }
 
   /// Writes `bytes` to a scratch file and returns its path.

@@ -1,0 +1,214 @@
+#!/usr/bin/python3
+"""Adversarial X11 selection peers for pb's tests (python3-xlib).
+
+Usage: x11-peer.py MODE [ARGS]   (DISPLAY names the display)
+
+  mute              own CLIPBOARD and never answer a request
+  string-only TEXT  own CLIPBOARD offering only TARGETS and STRING (Latin-1)
+  stall SIZE        own CLIPBOARD, answer UTF8_STRING by INCR, send one
+                    chunk, then go silent
+  multiple          ask the CLIPBOARD owner for MULTIPLE
+                    [UTF8_STRING,P1, image/png,P2, TARGETS,P3] and print the
+                    result as lines "P1 <type> <hex>" etc.
+  stale             ask for UTF8_STRING with a time 1000 ms before the
+                    owner's TIMESTAMP; print "refused" or "served"
+  vanish            create a window, ask for UTF8_STRING into it, and
+                    destroy the window at once
+
+Owners print "ready" on standard output once they own the selection.
+"""
+import sys
+import time
+
+from Xlib import X, Xatom, display
+from Xlib.protocol import event
+
+
+def atom(d, name):
+    return d.intern_atom(name)
+
+
+def own(d, w):
+    clip = atom(d, "CLIPBOARD")
+    w.change_property(Xatom.WM_NAME, Xatom.STRING, 8, b"", X.PropModeAppend)
+    d.flush()
+    while True:
+        e = d.next_event()
+        if e.type == X.PropertyNotify:
+            ts = e.time
+            break
+    w.set_selection_owner(clip, ts)
+    d.flush()
+    if d.get_selection_owner(clip) != w:
+        print("not owner", flush=True)
+        sys.exit(1)
+    print("ready", flush=True)
+    return clip, ts
+
+
+def reply(d, req, prop):
+    ev = event.SelectionNotify(time=req.time, requestor=req.requestor, selection=req.selection,
+                               target=req.target, property=prop)
+    req.requestor.send_event(ev)
+    d.flush()
+
+
+def serve_string_only(d, w, text):
+    clip, ts = own(d, w)
+    targets, string = atom(d, "TARGETS"), Xatom.STRING
+    data = text.encode("latin-1")
+    while True:
+        e = d.next_event()
+        if e.type == X.SelectionClear:
+            return
+        if e.type != X.SelectionRequest:
+            continue
+        prop = e.property or e.target
+        if e.target == targets:
+            e.requestor.change_property(prop, Xatom.ATOM, 32, [targets, string])
+            reply(d, e, prop)
+        elif e.target == string:
+            e.requestor.change_property(prop, string, 8, data)
+            reply(d, e, prop)
+        else:
+            reply(d, e, X.NONE)
+
+
+def serve_mute(d, w):
+    own(d, w)
+    while True:
+        e = d.next_event()
+        if e.type == X.SelectionClear:
+            return
+
+
+def serve_stall(d, w, size):
+    clip, ts = own(d, w)
+    targets, utf8, incr = atom(d, "TARGETS"), atom(d, "UTF8_STRING"), atom(d, "INCR")
+    while True:
+        e = d.next_event()
+        if e.type == X.SelectionClear:
+            return
+        if e.type != X.SelectionRequest:
+            continue
+        prop = e.property or e.target
+        if e.target == targets:
+            e.requestor.change_property(prop, Xatom.ATOM, 32, [targets, utf8])
+            reply(d, e, prop)
+        elif e.target == utf8:
+            e.requestor.change_attributes(event_mask=X.PropertyChangeMask)
+            e.requestor.change_property(prop, incr, 32, [size])
+            reply(d, e, prop)
+            sent = False
+            while not sent:
+                pe = d.next_event()
+                if pe.type == X.PropertyNotify and pe.state == X.PropertyDelete and pe.atom == prop:
+                    e.requestor.change_property(prop, utf8, 8, b"x" * 1000)
+                    d.flush()
+                    sent = True
+            while True:  # silent from now on
+                d.next_event()
+        else:
+            reply(d, e, X.NONE)
+
+
+def wait_notify(d, w, limit=5.0):
+    end = time.time() + limit
+    while time.time() < end:
+        if d.pending_events():
+            e = d.next_event()
+            if e.type == X.SelectionNotify:
+                return e
+        else:
+            time.sleep(0.005)
+    return None
+
+
+def read_prop(w, prop):
+    p = w.get_full_property(prop, X.AnyPropertyType, sizehint=1 << 20)
+    return p
+
+
+def ask_multiple(d, w):
+    clip = atom(d, "CLIPBOARD")
+    names = ["UTF8_STRING", "image/png", "TARGETS"]
+    props = [atom(d, "PB_P%d" % (i + 1)) for i in range(3)]
+    pairs = []
+    for n, p in zip(names, props):
+        pairs += [atom(d, n), p]
+    param = atom(d, "PB_MULTI")
+    w.change_property(param, atom(d, "ATOM_PAIR"), 32, pairs)
+    d.flush()
+    w.convert_selection(clip, atom(d, "MULTIPLE"), param, X.CurrentTime)
+    d.flush()
+    e = wait_notify(d, w)
+    if e is None:
+        print("timeout")
+        return
+    print("notify target=%s property=%s" % (d.get_atom_name(e.target), e.property and d.get_atom_name(e.property)))
+    result = read_prop(w, param)
+    got = list(result.value) if result else []
+    for i in range(3):
+        p = got[2 * i + 1] if len(got) > 2 * i + 1 else 0
+        label = "P%d" % (i + 1)
+        if p == 0:
+            print(label, "none")
+            continue
+        v = read_prop(w, p)
+        if v is None:
+            print(label, "missing")
+        elif v.format == 32:
+            print(label, d.get_atom_name(v.property_type), " ".join(d.get_atom_name(a) for a in v.value))
+        else:
+            print(label, d.get_atom_name(v.property_type), bytes(v.value).hex())
+
+
+def ask_stale(d, w):
+    clip = atom(d, "CLIPBOARD")
+    prop = atom(d, "PB_STALE")
+    w.convert_selection(clip, atom(d, "TIMESTAMP"), prop, X.CurrentTime)
+    d.flush()
+    e = wait_notify(d, w)
+    ts = read_prop(w, prop).value[0]
+    for t, label in ((ts - 1000, "old"), (X.CurrentTime, "current")):
+        w.delete_property(prop)
+        w.convert_selection(clip, atom(d, "UTF8_STRING"), prop, t)
+        d.flush()
+        e = wait_notify(d, w)
+        print(label, "served" if e is not None and e.property != X.NONE else "refused")
+
+
+def vanish(d):
+    clip = atom(d, "CLIPBOARD")
+    root = d.screen().root
+    for _ in range(5):
+        w = root.create_window(0, 0, 1, 1, 0, X.CopyFromParent)
+        w.convert_selection(clip, atom(d, "UTF8_STRING"), atom(d, "PB_GONE"), X.CurrentTime)
+        w.destroy()
+        d.sync()
+    print("done")
+
+
+def main():
+    d = display.Display()
+    root = d.screen().root
+    w = root.create_window(0, 0, 1, 1, 0, X.CopyFromParent, event_mask=X.PropertyChangeMask)
+    mode = sys.argv[1]
+    if mode == "mute":
+        serve_mute(d, w)
+    elif mode == "string-only":
+        serve_string_only(d, w, sys.argv[2])
+    elif mode == "stall":
+        serve_stall(d, w, int(sys.argv[2]))
+    elif mode == "multiple":
+        ask_multiple(d, w)
+    elif mode == "stale":
+        ask_stale(d, w)
+    elif mode == "vanish":
+        vanish(d)
+    else:
+        sys.exit("unknown mode " + mode)
+
+
+if __name__ == "__main__":
+    main()
