@@ -1,0 +1,111 @@
+import XCTest
+
+/// Binary data, images, tiny and huge sizes, and the INCR boundaries
+/// (checklist 9-16).
+final class BinaryAndSizeTests: X11TestCase {
+  /// Copies `bytes` with pb and checks what xclip reads back, then the
+  /// other way round.
+  private func roundTrip(_ bytes: [UInt8], type: String, env: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) throws {
+    let path = Tools.file(bytes)
+    let copy = try sh("$PB copy -t '\(type)' < \(path)", env: env)
+    XCTAssertEqual(copy.status, 0, copy.stderr, file: file, line: line)
+    let out = try sh("xclip -selection clipboard -o -t '\(type)'")
+    XCTAssertEqual(out.status, 0, out.stderr, file: file, line: line)
+    XCTAssertTrue(out.stdout == bytes, "xclip read \(out.stdout.count) of \(bytes.count) bytes", file: file, line: line)
+    try sh("xclip -selection clipboard -i -t '\(type)' < \(path) >/dev/null 2>&1")
+    let back = try sh("$PB paste -t '\(type)'", env: env)
+    XCTAssertEqual(back.status, 0, back.stderr, file: file, line: line)
+    XCTAssertTrue(back.stdout == bytes, "pb read \(back.stdout.count) of \(bytes.count) bytes", file: file, line: line)
+  }
+
+  func testBinaryWithNULsBothWays() throws {
+    try roundTrip(Tools.pattern(1 << 20), type: "application/octet-stream")
+  }
+
+  func testPNGBothWaysAndChosenByName() throws {
+    let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Tools.pattern(5000)
+    try roundTrip(png, type: "image/png")
+    let targets = try sh("$PB copy -t image/png < \(Tools.file(png)); xclip -selection clipboard -o -t TARGETS").text
+    XCTAssertEqual(targets, "TARGETS\nTIMESTAMP\nMULTIPLE\nSAVE_TARGETS\nimage/png\n")
+    let out = "\(Tools.scratch)/pasted.png"
+    XCTAssertEqual(try sh("$PB paste -o \(out)").status, 0)
+    XCTAssertEqual(FileManager.default.contents(atPath: out).map { [UInt8]($0) }, png)
+  }
+
+  func testZeroBytes() throws {
+    let copy = try sh("$PB copy --allow-empty < /dev/null")
+    XCTAssertEqual(copy.status, 0, copy.stderr)
+    let out = try sh("xclip -selection clipboard -o")
+    XCTAssertEqual(out.status, 0)
+    XCTAssertEqual(out.stdout, [])
+    // xclip owning an empty text: an empty paste, not a failure.
+    try sh("xclip -selection clipboard -i < /dev/null >/dev/null 2>&1")
+    let p = try sh("$PB paste")
+    XCTAssertEqual(p.status, 0, p.stderr)
+    XCTAssertEqual(p.stdout, [])
+  }
+
+  func testOneByte() throws {
+    for b: UInt8 in [0x61, 0x0A] {
+      try sh("$PB copy < \(Tools.file([b]))")
+      XCTAssertEqual(try sh("xclip -selection clipboard -o").stdout, [b])
+      XCTAssertEqual(try sh("$PB paste").stdout, [b])
+    }
+    try roundTrip([0], type: "application/octet-stream")
+  }
+
+  /// Sizes around the chunk size C, with a small C so that INCR runs many
+  /// rounds: C-1 and C go in one piece, C+1 and up by INCR, 2C in exactly
+  /// two chunks and a terminator.
+  func testSizesAroundTheChunkSize() throws {
+    let c = 4096
+    let log = "\(Tools.scratch)/owner-\(UUID().uuidString).log"
+    let env = ["PB_X11_CHUNK_SIZE": String(c), "PB_X11_LOG": log]
+    for size in [c - 1, c, c + 1, 2 * c, 2 * c + 1] {
+      let text = [UInt8](repeating: UInt8(ascii: "a") + UInt8(size % 26), count: size)
+      let path = Tools.file(text)
+      try sh("$PB copy < \(path)", env: env)
+      XCTAssertEqual(try sh("xclip -selection clipboard -o").stdout, text, "xclip at \(size)")
+      XCTAssertEqual(try sh("xsel -b -o").stdout, text, "xsel at \(size)")
+      XCTAssertEqual(try sh("$PB paste", env: env).stdout, text, "pb at \(size)")
+    }
+    let trace = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+    XCTAssertTrue(trace.contains("sends UTF8_STRING in one piece (\(c) bytes)"), trace)
+    XCTAssertTrue(trace.contains("starts INCR of \(c + 1) bytes"), trace)
+    XCTAssertTrue(trace.contains("ends INCR to") && trace.contains("after \(2 * c) bytes"), trace)
+  }
+
+  /// xsel sends by INCR above 4000 bytes, xclip above about 1 MiB on Xvfb.
+  func testReadingPeersAroundTheirBoundaries() throws {
+    for size in [3999, 4000, 4001, 8000, 8001] {
+      let text = Tools.pattern(size).map { 0x61 + $0 % 26 }
+      try sh("xsel -b -i < \(Tools.file(text)) >/dev/null 2>&1")
+      XCTAssertEqual(try sh("$PB paste").stdout, text, "xsel owner at \(size)")
+    }
+    for size in [1_048_575, 1_048_576, 1_048_577] {
+      let data = Tools.pattern(size)
+      try sh("xclip -selection clipboard -i -t application/octet-stream < \(Tools.file(data)) >/dev/null 2>&1")
+      XCTAssertTrue(try sh("$PB paste -t application/octet-stream").stdout == data, "xclip owner at \(size)")
+    }
+  }
+
+  /// 128 MiB both ways, byte for byte, in bounded time.
+  func test128MiBBothWays() throws {
+    let script = """
+      set -e
+      f=\(Tools.scratch)/big-$$; head -c 134217728 /dev/urandom > $f
+      $PB copy -t application/octet-stream < $f
+      xclip -selection clipboard -o -t application/octet-stream | cmp - $f
+      echo pb-to-xclip-ok
+      $PB paste -t application/octet-stream | cmp - $f
+      echo pb-to-pb-ok
+      xclip -selection clipboard -i -t application/octet-stream < $f >/dev/null 2>&1
+      $PB paste -t application/octet-stream | cmp - $f
+      echo xclip-to-pb-ok
+      rm -f $f
+      """
+    let r = try sh(script, limit: 120)
+    XCTAssertEqual(r.status, 0, r.stderr)
+    XCTAssertEqual(r.text, "pb-to-xclip-ok\npb-to-pb-ok\nxclip-to-pb-ok\n")
+  }
+}
