@@ -14,6 +14,9 @@ Usage: x11-peer.py MODE [ARGS]   (DISPLAY names the display)
                     owner's TIMESTAMP; print "refused" or "served"
   vanish            create a window, ask for UTF8_STRING into it, and
                     destroy the window at once
+  manager           a clipboard manager: own CLIPBOARD_MANAGER; on
+                    SAVE_TARGETS fetch the CLIPBOARD's UTF8_STRING, take
+                    CLIPBOARD and serve it; print "saved <n> bytes"
 
 Owners print "ready" on standard output once they own the selection.
 """
@@ -189,6 +192,60 @@ def vanish(d):
     print("done")
 
 
+def run_manager(d, w):
+    mgr, clip = atom(d, "CLIPBOARD_MANAGER"), atom(d, "CLIPBOARD")
+    targets, utf8, save = atom(d, "TARGETS"), atom(d, "UTF8_STRING"), atom(d, "SAVE_TARGETS")
+    w.change_property(Xatom.WM_NAME, Xatom.STRING, 8, b"", X.PropModeAppend)
+    d.flush()
+    while True:
+        e = d.next_event()
+        if e.type == X.PropertyNotify:
+            ts = e.time
+            break
+    w.set_selection_owner(mgr, ts)
+    d.flush()
+    print("ready", flush=True)
+    saved = None
+    while True:
+        e = d.next_event()
+        if e.type != X.SelectionRequest:
+            continue
+        prop = e.property or e.target
+        if e.selection == mgr and e.target == save:
+            helper = d.screen().root.create_window(0, 0, 1, 1, 0, X.CopyFromParent)
+            p = atom(d, "PB_MANAGER")
+            helper.convert_selection(clip, utf8, p, X.CurrentTime)
+            d.flush()
+            n = wait_notify_for(d, helper)
+            value = read_prop(helper, p) if n is not None and n.property != X.NONE else None
+            saved = bytes(value.value) if value is not None else b""
+            w.set_selection_owner(clip, X.CurrentTime)
+            e.requestor.change_property(prop, atom(d, "NULL"), 32, [])
+            reply(d, e, prop)
+            print("saved %d bytes" % len(saved), flush=True)
+        elif e.selection == clip and saved is not None and e.target == targets:
+            e.requestor.change_property(prop, Xatom.ATOM, 32, [targets, utf8])
+            reply(d, e, prop)
+        elif e.selection == clip and saved is not None and e.target == utf8:
+            e.requestor.change_property(prop, utf8, 8, saved)
+            reply(d, e, prop)
+        else:
+            reply(d, e, X.NONE)
+
+
+def wait_notify_for(d, w, limit=5.0):
+    """Waits for a SelectionNotify for window w, answering nothing else."""
+    end = time.time() + limit
+    while time.time() < end:
+        if d.pending_events():
+            e = d.next_event()
+            if e.type == X.SelectionNotify and e.requestor == w:
+                return e
+        else:
+            time.sleep(0.002)
+    return None
+
+
 def main():
     d = display.Display()
     root = d.screen().root
@@ -204,6 +261,8 @@ def main():
         ask_multiple(d, w)
     elif mode == "stale":
         ask_stale(d, w)
+    elif mode == "manager":
+        run_manager(d, w)
     elif mode == "vanish":
         vanish(d)
     else:

@@ -156,7 +156,10 @@ final class SelectionOwner {
     guard ending == nil else { return }
     ending = .stopped
     let c = connection
-    if !sensitive, owned.contains(where: { $0.atom == c.atoms.clipboard }) {
+    // With no manager running there is nobody to wait for.
+    if !sensitive, owned.contains(where: { $0.atom == c.atoms.clipboard }),
+      XGetSelectionOwner(c.display, c.atoms.clipboardManager) != 0
+    {
       handover = Handover(start: WallClock.monotonicMilliseconds(), limit: settings.handoverMilliseconds)
       XDeleteProperty(c.display, c.window, c.atoms.transfer)
       XConvertSelection(c.display, c.atoms.clipboardManager, c.atoms.saveTargets, c.atoms.transfer, c.window, ownedAt)

@@ -1,0 +1,132 @@
+import XCTest
+
+/// The finer points of the owner's protocol, checked with a python3-xlib
+/// requestor (checklist 25-28, 35).
+final class ProtocolTests: X11TestCase {
+  override func setUpWithError() throws {
+    try super.setUpWithError()
+    if (try sh("/usr/bin/python3 -c 'import Xlib'")).status != 0 {
+      XCTFail("the protocol tests need python3-xlib: install it with: apt-get install python3-xlib")
+      throw TestFailure("no python3-xlib")
+    }
+  }
+
+  func testMultipleConvertsEachPairAndMarksFailures() throws {
+    try sh("printf multi | $PB copy")
+    let r = try sh("\(Peer.command) multiple")
+    XCTAssertEqual(r.status, 0, r.stderr)
+    let lines = r.text.split(separator: "\n").map(String.init)
+    XCTAssertEqual(lines.first, "notify target=MULTIPLE property=PB_MULTI")
+    XCTAssertTrue(lines.contains("P1 UTF8_STRING \(Array("multi".utf8).map { String(format: "%02x", $0) }.joined())"), r.text)
+    XCTAssertTrue(lines.contains("P2 none"), r.text)
+    XCTAssertTrue(lines.contains { $0.hasPrefix("P3 ATOM TARGETS TIMESTAMP MULTIPLE") }, r.text)
+  }
+
+  func testStaleRequestsAreRefusedAndCurrentTimeServed() throws {
+    try sh("printf fresh | $PB copy")
+    let r = try sh("\(Peer.command) stale")
+    XCTAssertEqual(r.text, "old refused\ncurrent served\n", r.stderr)
+  }
+
+  func testSensitiveContentCarriesThePasswordManagerHint() throws {
+    try sh("printf secret | $PB copy --sensitive")
+    let targets = try sh("xclip -selection clipboard -o -t TARGETS").text
+    XCTAssertTrue(targets.contains("x-kde-passwordManagerHint"), targets)
+    XCTAssertEqual(try sh("xclip -selection clipboard -o -t x-kde-passwordManagerHint").text, "secret")
+    XCTAssertEqual(try sh("$PB types").text, "text/plain;charset=utf-8\n")
+  }
+
+  func testPasteOnceCountsOnlyDataConversions() throws {
+    try sh("printf once | $PB copy --paste-once")
+    XCTAssertEqual(try sh("$PB types").status, 0)  // TARGETS and TIMESTAMP do not count
+    XCTAssertEqual(try sh("xclip -selection clipboard -o -t TARGETS").status, 0)
+    XCTAssertEqual(try sh("$PB paste").text, "once")
+    XCTAssertTrue(Tools.eventually(1000) { Tools.owners(on: display).isEmpty })
+    XCTAssertEqual(try sh("$PB paste").status, 1, "the selection is released after the last paste")
+  }
+
+  func testPastesNWithIncr() throws {
+    let data = Tools.pattern(300_000)
+    try sh("$PB copy --pastes 2 -t application/octet-stream < \(Tools.file(data))", env: ["PB_X11_CHUNK_SIZE": "65536"])
+    XCTAssertTrue(try sh("xclip -selection clipboard -o -t application/octet-stream").stdout == data)
+    XCTAssertEqual(Tools.owners(on: display).count, 1)
+    XCTAssertTrue(try sh("$PB paste -t application/octet-stream").stdout == data)
+    XCTAssertTrue(Tools.eventually(1000) { Tools.owners(on: display).isEmpty })
+  }
+
+  func testExpiryReleasesTheSelection() throws {
+    try sh("printf soon | $PB copy --expire 400ms")
+    XCTAssertEqual(try sh("$PB paste").text, "soon")
+    XCTAssertTrue(Tools.eventually(2000) { Tools.owners(on: display).isEmpty })
+    XCTAssertEqual(try sh("$PB paste").status, 1)
+  }
+
+  func testForegroundReturnsWhenReplaced() throws {
+    let r = try sh("""
+      printf fg | $PB copy --foreground & p=$!
+      for i in $(seq 50); do [ "$(xclip -selection clipboard -o 2>/dev/null)" = fg ] && break; sleep 0.05; done
+      printf other | xclip -selection clipboard -i >/dev/null 2>&1
+      wait $p; echo "exit $?"
+      """, limit: 20)
+    XCTAssertEqual(r.text, "exit 0\n", r.stderr)
+  }
+
+  func testTerminatedOwnerReleasesWithoutManager() throws {
+    try sh("printf bye | $PB copy")
+    guard let pid = Tools.owners(on: display).first else { return XCTFail("no owner") }
+    let start = Tools.now()
+    kill(pid, SIGTERM)
+    XCTAssertTrue(Tools.eventually(2000) { kill(pid, 0) != 0 || isZombie(pid) }, "SIGTERM did not end the owner")
+    XCTAssertLessThan(Tools.now() - start, 300, "with no manager there is nothing to wait for")
+    XCTAssertEqual(try sh("$PB paste").status, 1)
+  }
+
+  func testTerminatedOwnerHandsOverToAClipboardManager() throws {
+    let log = "\(Tools.scratch)/manager-\(UUID().uuidString)"
+    try sh("(\(Peer.command) manager > \(log) 2>&1 &); for i in $(seq 50); do grep -q ready \(log) && break; sleep 0.1; done")
+    try sh("printf keep-me | $PB copy")
+    guard let pid = Tools.owners(on: display).first else { return XCTFail("no owner") }
+    kill(pid, SIGTERM)
+    XCTAssertTrue(Tools.eventually(3500) { kill(pid, 0) != 0 || isZombie(pid) }, "the owner did not exit after the hand-over")
+    XCTAssertTrue(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("saved 7 bytes"))
+    XCTAssertEqual(try sh("$PB paste").text, "keep-me", "the manager serves the clipboard now")
+  }
+
+  func testSensitiveContentIsNotHandedOver() throws {
+    let log = "\(Tools.scratch)/manager-\(UUID().uuidString)"
+    try sh("(\(Peer.command) manager > \(log) 2>&1 &); for i in $(seq 50); do grep -q ready \(log) && break; sleep 0.1; done")
+    try sh("printf hush | $PB copy --sensitive")
+    guard let pid = Tools.owners(on: display).first else { return XCTFail("no owner") }
+    kill(pid, SIGTERM)
+    XCTAssertTrue(Tools.eventually(1000) { kill(pid, 0) != 0 || isZombie(pid) })
+    XCTAssertFalse(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("saved"))
+    XCTAssertEqual(try sh("$PB paste").status, 1, "released, not rescued")
+  }
+
+  func testClearAndCount() throws {
+    XCTAssertEqual(try sh("$PB count").text, "0\n")
+    try sh("printf a | $PB copy")
+    let first = try sh("$PB count").text
+    XCTAssertNotEqual(first, "0\n")
+    XCTAssertEqual(try sh("$PB count").text, first, "stable while the owner stays")
+    try sh("printf b | $PB copy")
+    let second = try sh("$PB count").text
+    XCTAssertNotEqual(second, first)
+    XCTAssertGreaterThan(UInt64(second.dropLast()) ?? 0, UInt64(first.dropLast()) ?? 0)
+    XCTAssertEqual(try sh("$PB clear").status, 0)
+    XCTAssertTrue(Tools.eventually(1000) { Tools.owners(on: display).isEmpty })
+    XCTAssertEqual(try sh("$PB paste").status, 1)
+  }
+
+  func testBackendUnavailableWhenNoServerAnswers() throws {
+    let r = try sh("DISPLAY=:59999 $PB --backend x11 paste")
+    XCTAssertEqual(r.status, 4, r.stderr)
+    XCTAssertTrue(r.stderr.contains("DISPLAY is :59999"), r.stderr)
+    // A stopped server accepts connections but never answers: no hang.
+    kill(display.pid, SIGSTOP)
+    defer { kill(display.pid, SIGCONT) }
+    let stopped = try sh("$PB --backend x11 paste; echo \"exit $?\"; $PB info | grep -i reason", limit: 10)
+    XCTAssertTrue(stopped.text.contains("exit 4"), stopped.text + stopped.stderr)
+    XCTAssertLessThan(stopped.milliseconds, 4000)
+  }
+}
