@@ -23,6 +23,8 @@ public final class X11Backend: PasteboardBackend {
   /// `ServeCommand` for the `__x11-serve` arguments (pb does).
   public var ownerExecutable = "/proc/self/exe"
   private var cachedConnection: XConnection?
+  /// Boards this backend wrote, for `boardNames()`.
+  private var written = Set<BoardName>()
 
   /// - Parameters:
   ///   - displayName: the display, or nil for DISPLAY.
@@ -55,13 +57,9 @@ public final class X11Backend: PasteboardBackend {
 
   public func read(_ board: BoardName, purpose: ReadPurpose) throws -> BoardContents {
     let (r, selection) = try requestor(for: board)
-    let c = r.connection
-    guard let owner = r.owner(of: selection) else {
-      if purpose == .paste {
-        throw PasteboardError.nothingThere("nothing to paste: no program owns the \(r.selectionName) selection (DISPLAY is \(c.displayName))")
-      }
-      return BoardContents(items: [], changeCount: 0)
-    }
+    // No owner is an empty board, as with every backend; the command line
+    // turns that into "nothing there" (exit 1).
+    guard let owner = r.owner(of: selection) else { return BoardContents(items: [], changeCount: 0) }
     let offered = try targets(r, selection)
     let reps = TargetFolding.representations(offered, requestor: r, selection: selection, keepAlive: self)
     let names = Set(offered.map(\.name))
@@ -111,6 +109,7 @@ public final class X11Backend: PasteboardBackend {
       for b in boards { try clear(b, ifChangeCount: nil) }
       return
     }
+    written.formUnion(boards)
     let (file, slices) = try SharedContent.store(item.representations)
     let selections = boards.map { SelectionNames.atomName(for: $0) }
     if options.foreground {
@@ -158,11 +157,11 @@ public final class X11Backend: PasteboardBackend {
     try read(board, purpose: .inspect).changeCount
   }
 
-  /// The standard boards that have an owner now (X11 cannot list every
-  /// selection in use).
+  /// The standard boards, and those this backend wrote, that have an
+  /// owner now (X11 cannot list every selection in use).
   public func boardNames() throws -> [BoardName] {
     let c = try connection()
-    return [BoardName.general, .primary, .secondary].filter {
+    return Set([BoardName.general, .primary, .secondary]).union(written).filter {
       XGetSelectionOwner(c.display, c.atom(SelectionNames.atomName(for: $0))) != 0
     }.sorted()
   }

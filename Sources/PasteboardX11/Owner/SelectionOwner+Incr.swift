@@ -37,6 +37,7 @@ extension SelectionOwner {
     let left = t.bytes.count - t.sent
     let n = min(left, chunkSize)
     let start = t.bytes.baseAddress.map { $0 + t.sent }?.assumingMemoryBound(to: UInt8.self)
+    if n == 0 && t.isPaste { releaseBeforeLastPaste() }
     XChangeProperty(c.display, key.window, key.property, t.type, 8, PropModeReplace, n > 0 ? start : nil, Int32(n))
     XFlush(c.display)
     if n == 0 {

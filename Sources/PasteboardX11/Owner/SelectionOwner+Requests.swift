@@ -47,7 +47,10 @@ extension SelectionOwner {
         return false
       }
       OwnerLog.note("sends \(offer.name) in one piece (\(bytes.count) bytes)")
-      if offer.isPaste { notePasteDone() }
+      if offer.isPaste {
+        releaseBeforeLastPaste()
+        notePasteDone()
+      }
       return true
     }
   }

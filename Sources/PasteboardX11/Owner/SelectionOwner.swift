@@ -196,6 +196,14 @@ final class SelectionOwner {
     return pastesDone + pastesInFlight >= limit
   }
 
+  /// Gives the selections up just before the last allowed paste is
+  /// delivered, so that a reader who got the last paste and asks again
+  /// finds no owner rather than a dying one.
+  func releaseBeforeLastPaste() {
+    guard let limit = pasteLimit, pastesDone + 1 >= limit else { return }
+    for s in owned { XSetSelectionOwner(connection.display, s.atom, 0, ownedAt) }
+  }
+
   func notePasteDone() {
     pastesDone += 1
     if let limit = pasteLimit, pastesDone >= limit, ending == nil {
