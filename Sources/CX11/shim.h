@@ -38,6 +38,11 @@ static inline int pb_close_from(int first) {
   return (int)syscall(SYS_close_range, (unsigned)first, ~0u, 0u);
 }
 
+/// Closes the descriptors from `first` to `last` (close_range).
+static inline int pb_close_range(unsigned first, unsigned last) {
+  return (int)syscall(SYS_close_range, first, last, 0u);
+}
+
 /// poll that atomically installs `mask` while it waits (ppoll), so a
 /// signal blocked elsewhere can only arrive during the wait: no self-pipe,
 /// no descriptor, no race. A negative timeout waits without limit.

@@ -116,6 +116,13 @@ public final class X11Backend: PasteboardBackend {
       try serveInForeground(file, slices: slices, selections: selections, options: options)
       return
     }
+    if OwnerFork.isAvailable {
+      let c = try XConnection(name: displayName, probeMilliseconds: settings.probeMilliseconds)
+      let owner = try makeOwner(c, file, slices: slices, selections: selections, options: options)
+      try owner.acquire()
+      try OwnerFork.detach(owner)
+      return
+    }
     let request = ServeRequest(selections: selections, slices: slices, options: options, displayName: displayName)
     let wait = settings.probeMilliseconds + settings.answerMilliseconds + 5000
     _ = try OwnerLauncher.launch(executable: ownerExecutable, request: request, content: file, waitMilliseconds: wait)
@@ -125,13 +132,19 @@ public final class X11Backend: PasteboardBackend {
   /// expires, is pasted `pasteLimit` times, or SIGINT/SIGTERM arrives.
   func serveInForeground(_ file: Descriptor, slices: [SharedContent.Slice], selections: [String], options: WriteOptions) throws {
     let c = try XConnection(name: displayName, probeMilliseconds: settings.probeMilliseconds)
-    let content = try SharedContent(fd: file.rawValue, slices: slices)
-    let owner = SelectionOwner(
-      connection: c, content: content, selections: selections.map { SelectionNames.selection($0, on: c) },
-      options: options, settings: settings)
+    let owner = try makeOwner(c, file, slices: slices, selections: selections, options: options)
     try owner.acquire()
     StopSignals.install()
     try owner.serve()
+  }
+
+  private func makeOwner(
+    _ c: XConnection, _ file: Descriptor, slices: [SharedContent.Slice], selections: [String], options: WriteOptions
+  ) throws -> SelectionOwner {
+    let content = try SharedContent(fd: file.rawValue, slices: slices)
+    return SelectionOwner(
+      connection: c, content: content, selections: selections.map { SelectionNames.selection($0, on: c) },
+      options: options, settings: settings)
   }
 
   // MARK: clearing and counting

@@ -49,6 +49,10 @@ struct X11Settings {
 enum OwnerLog {
   nonisolated(unsafe) private static var fd: Int32 = -2
 
+  /// Forgets the log's descriptor (closed by a forked owner); the next
+  /// note opens it again.
+  static func reopen() { fd = -2 }
+
   static func note(_ message: @autoclosure () -> String) {
     if fd == -2 {
       fd = environmentValue("PB_X11_LOG").map { open($0, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600) } ?? -1

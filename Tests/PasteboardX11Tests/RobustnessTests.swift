@@ -101,12 +101,30 @@ final class RobustnessTests: X11TestCase {
   }
 
   func testPipelinesReturnAtOnceAndTheOwnerHoldsNothingOfTheCaller() throws {
+    try checkPipelinesAndOwnerDescriptors()
+  }
+
+  /// The same with the owner re-executed rather than forked (what a
+  /// multi-threaded library user gets).
+  func testPipelinesWithAReExecutedOwner() throws {
+    try checkPipelinesAndOwnerDescriptors(env: ["PB_X11_SPAWN": "exec"])
+    XCTAssertEqual(try sh("xclip -selection clipboard -o").text, "hostname")
+  }
+
+  func testReExecutedOwnerReportsItsFailure() throws {
+    let r = try sh("printf x | DISPLAY=:59999 $PB --backend x11 copy", env: ["PB_X11_SPAWN": "exec"])
+    XCTAssertEqual(r.status, 4, r.stderr)
+    XCTAssertTrue(r.stderr.contains("DISPLAY is :59999"), r.stderr)
+  }
+
+  private func checkPipelinesAndOwnerDescriptors(env: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) throws {
     let r = try sh("""
       t() { s=$(date +%s%N); "$@"; echo $(( ($(date +%s%N) - s) / 1000000 )); }
       t eval 'out=$(printf x | $PB copy)'
       t eval 'printf x | $PB copy | cat'
-      t eval '$PB copy < /etc/hostname 2>&1 | cat'
-      """, limit: 20)
+      printf hostname > \(Tools.scratch)/hostname
+      t eval '$PB copy < \(Tools.scratch)/hostname 2>&1 | cat'
+      """, env: env, limit: 20)
     XCTAssertEqual(r.status, 0, r.stderr)
     for line in r.text.split(separator: "\n") {
       XCTAssertLessThan(Int(line) ?? .max, 1000, r.text)

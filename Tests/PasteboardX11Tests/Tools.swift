@@ -125,13 +125,19 @@ enum Tools {
     }
   }
 
+  static let pbResolved: String = URL(fileURLWithPath: pb).resolvingSymlinksInPath().path
+
   /// Process ids of pb's background owners serving on `display`.
   static func owners(on display: PrivateDisplay) -> [pid_t] {
     guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
     return entries.compactMap { Int32($0) }.filter { pid in
       guard let cmd = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
       let args = cmd.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-      guard args.count > 1, args[1] == "__x11-serve" else { return false }
+      // A forked owner keeps its `pb copy` command line; a re-executed one
+      // reads `pb __x11-serve`.
+      guard args.contains("__x11-serve") || args.contains("copy") else { return false }
+      guard (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) == pbResolved else { return false }
+      guard !isZombie(pid) else { return false }
       guard let env = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
       return env.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == "DISPLAY=\(display.name)" }
     }

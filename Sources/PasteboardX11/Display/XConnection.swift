@@ -60,7 +60,19 @@ final class XConnection {
     openedAt = try takeTimestamp(property: 39)
   }
 
-  deinit { XCloseDisplay(display) }
+  private var abandoned = false
+
+  deinit {
+    if abandoned {
+      close(fd)
+    } else {
+      XCloseDisplay(display)
+    }
+  }
+
+  /// Gives the connection up without a word to the server, for a parent
+  /// whose forked child goes on using it.
+  func abandon() { abandoned = true }
 
   /// Whether the connection to the server broke.
   var isLost: Bool { ErrorTrap.lostDisplays.contains(display) }
