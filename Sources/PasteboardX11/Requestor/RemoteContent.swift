@@ -30,6 +30,7 @@ final class RemoteContent: ContentProvider {
   }
 
   func write(to sink: Descriptor) throws -> Int64 {
+    pb_keep_freed_memory()
     var count: Int64 = 0
     try fetch { bytes in
       try sink.writeAll(bytes)
