@@ -14,6 +14,9 @@ Usage: x11-peer.py MODE [ARGS]   (DISPLAY names the display)
                     owner's TIMESTAMP; print "refused" or "served"
   vanish            create a window, ask for UTF8_STRING into it, and
                     destroy the window at once
+  obsolete          ask for UTF8_STRING naming no property (an obsolete
+                    requestor); print the property the notify names and
+                    the data found there
   manager           a clipboard manager: own CLIPBOARD_MANAGER; on
                     SAVE_TARGETS fetch the CLIPBOARD's UTF8_STRING, take
                     CLIPBOARD and serve it; print "saved <n> bytes"
@@ -181,6 +184,18 @@ def ask_stale(d, w):
         print(label, "served" if e is not None and e.property != X.NONE else "refused")
 
 
+def ask_obsolete(d, w):
+    clip, utf8 = atom(d, "CLIPBOARD"), atom(d, "UTF8_STRING")
+    w.convert_selection(clip, utf8, X.NONE, X.CurrentTime)
+    d.flush()
+    e = wait_notify(d, w)
+    if e is None or e.property == X.NONE:
+        print("refused")
+        return
+    v = read_prop(w, e.property)
+    print(d.get_atom_name(e.property), bytes(v.value).decode())
+
+
 def vanish(d):
     clip = atom(d, "CLIPBOARD")
     root = d.screen().root
@@ -261,6 +276,8 @@ def main():
         ask_multiple(d, w)
     elif mode == "stale":
         ask_stale(d, w)
+    elif mode == "obsolete":
+        ask_obsolete(d, w)
     elif mode == "manager":
         run_manager(d, w)
     elif mode == "vanish":

@@ -28,6 +28,18 @@ final class ProtocolTests: X11TestCase {
     XCTAssertEqual(r.text, "old refused\ncurrent served\n", r.stderr)
   }
 
+  func testObsoleteRequestorGetsTheTargetAsProperty() throws {
+    try sh("printf old | $PB copy")
+    XCTAssertEqual(try sh("\(Peer.command) obsolete").text, "UTF8_STRING old\n")
+  }
+
+  func testTextTargetAnswersInTheNarrowestEncoding() throws {
+    try sh("printf ascii | $PB copy")
+    XCTAssertEqual(try sh("xclip -selection clipboard -o -t TEXT").text, "ascii")
+    try sh("printf 'ünï' | $PB copy")
+    XCTAssertEqual(try sh("xclip -selection clipboard -o -t TEXT").text, "ünï")
+  }
+
   func testSensitiveContentCarriesThePasswordManagerHint() throws {
     try sh("printf secret | $PB copy --sensitive")
     let targets = try sh("xclip -selection clipboard -o -t TARGETS").text

@@ -51,6 +51,22 @@ final class RobustnessTests: X11TestCase {
     XCTAssertEqual(try sh("$PB paste").text, "theirs")
   }
 
+  /// Replaced in the middle of an INCR transfer, the owner finishes it
+  /// before it exits.
+  func testReplacedMidTransferFinishesTheTransfer() throws {
+    let r = try sh("""
+      f=\(Tools.scratch)/mid-$$; head -c 16777216 /dev/urandom > $f
+      $PB copy -t application/octet-stream < $f
+      $PB paste -t application/octet-stream > $f.out & p=$!
+      sleep 0.05
+      printf theirs | xclip -selection clipboard -i >/dev/null 2>&1
+      wait $p && cmp $f $f.out && echo complete
+      rm -f $f $f.out
+      """, env: ["PB_X11_CHUNK_SIZE": "16384"], limit: 60)
+    XCTAssertEqual(r.text, "complete\n", r.stderr)
+    XCTAssertTrue(Tools.eventually(2000) { Tools.owners(on: display).isEmpty })
+  }
+
   func testWeReplaceAForegroundXclip() throws {
     let r = try sh("""
       printf theirs | xclip -selection clipboard -i -quiet >/dev/null 2>&1 & x=$!

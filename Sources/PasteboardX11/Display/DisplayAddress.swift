@@ -29,8 +29,8 @@ struct DisplayAddress: Equatable {
     }
     guard let colon = rest.lastIndex(of: ":") else { return nil }
     let host = String(rest[..<colon])
+    if host.hasSuffix(":") { return nil }  // DECnet (host::0)
     var tail = rest[rest.index(after: colon)...]
-    if tail.hasPrefix(":") { return nil }  // DECnet
     if let dot = tail.firstIndex(of: ".") { tail = tail[..<dot] }
     guard let n = Int(tail), n >= 0, n < 60000 else { return nil }
     number = n

@@ -1,0 +1,77 @@
+import PasteboardKit
+import XCTest
+
+@testable import PasteboardX11
+
+/// Parts of the backend that need no X server.
+final class X11UnitTests: XCTestCase {
+  func testDisplayNames() {
+    XCTAssertEqual(DisplayAddress(":0")?.transport, .local)
+    XCTAssertEqual(DisplayAddress(":12.1")?.number, 12)
+    XCTAssertEqual(DisplayAddress("unix:3")?.transport, .local)
+    XCTAssertEqual(DisplayAddress("localhost:10.0")?.transport, .tcp(host: "localhost"))
+    XCTAssertEqual(DisplayAddress("localhost:10.0")?.number, 10)
+    XCTAssertEqual(DisplayAddress("tcp/host:2")?.transport, .tcp(host: "host"))
+    XCTAssertEqual(DisplayAddress("unix/:7")?.transport, .local)
+    XCTAssertEqual(DisplayAddress(":7")?.socketPath, "/tmp/.X11-unix/X7")
+    XCTAssertNil(DisplayAddress("nonsense"))
+    XCTAssertNil(DisplayAddress(":x"))
+    XCTAssertNil(DisplayAddress("host::0"))
+  }
+
+  func testProbeOfANonexistentDisplayFailsFast() {
+    let start = WallClock.monotonicMilliseconds()
+    let reason = DisplayProbe.check(DisplayAddress(":59998")!, milliseconds: 1000)
+    XCTAssertNotNil(reason)
+    XCTAssertLessThan(WallClock.monotonicMilliseconds() - start, 500)
+  }
+
+  func testLatin1Conversions() {
+    let utf8 = Array("héllo ✓ 日本 ÿ".utf8)
+    let latin1 = utf8.withUnsafeBytes { Latin1.fromUTF8($0) }
+    XCTAssertEqual(latin1, [0x68, 0xE9, 0x6C, 0x6C, 0x6F, 0x20, 0x3F, 0x20, 0x3F, 0x3F, 0x20, 0xFF])
+    var back: [UInt8] = []
+    try? [UInt8]([0x63, 0x61, 0x66, 0xE9]).withUnsafeBytes { try Latin1.withUTF8($0) { back += $0 } }
+    XCTAssertEqual(String(decoding: back, as: UTF8.self), "café")
+    // Malformed UTF-8 becomes '?', never a crash.
+    XCTAssertEqual([UInt8]([0xC3, 0x41, 0xFF]).withUnsafeBytes { Latin1.fromUTF8($0) }, [0x3F, 0x41, 0x3F])
+  }
+
+  func testServeRequestRoundTrip() {
+    let r = ServeRequest(
+      selections: ["CLIPBOARD", "PRIMARY"],
+      slices: [.init(type: "text/plain;charset=utf-8", offset: 0, length: 5), .init(type: "image/png", offset: 5, length: 9)],
+      options: WriteOptions(sensitive: true, expiresAt: 123, pasteLimit: 2), displayName: ":4")
+    XCTAssertEqual(r.arguments.first, "__x11-serve")
+    XCTAssertEqual(ServeRequest(arguments: r.arguments.dropFirst()), r)
+    XCTAssertNil(ServeRequest(arguments: ["--slice", "x"]))
+    XCTAssertNil(ServeRequest(arguments: []))
+  }
+
+  func testOwnerStatusCodes() {
+    XCTAssertNil(OwnerStatus.decode("ok"))
+    let e = PasteboardError.unavailable("cannot open display :3")
+    XCTAssertEqual(OwnerStatus.decode(String(OwnerStatus.encode(e).dropLast())), e)
+  }
+
+  func testChunkSizeFollowsTheServer() {
+    let s = X11Settings()
+    XCTAssertEqual(s.chunkSize(maxRequestBytes: 16_777_212), 1 << 20)
+    XCTAssertEqual(s.chunkSize(maxRequestBytes: 262_140), 261_116)
+    XCTAssertEqual(s.chunkSize(maxRequestBytes: 262_140) % 4, 0)
+  }
+
+  func testServerTimesWrap() {
+    XCTAssertTrue(serverTime(10, isEarlierThan: 20))
+    XCTAssertFalse(serverTime(20, isEarlierThan: 10))
+    XCTAssertTrue(serverTime(0xFFFF_FFF0, isEarlierThan: 5), "wrapped")
+  }
+
+  func testTextTargetsFold() {
+    XCTAssertTrue(TargetFolding.isTextTarget("UTF8_STRING"))
+    XCTAssertTrue(TargetFolding.isTextTarget("text/plain;charset=UTF-8"))
+    XCTAssertTrue(TargetFolding.isTextTarget("TEXT"))
+    XCTAssertFalse(TargetFolding.isTextTarget("text/html"))
+    XCTAssertFalse(TargetFolding.isTextTarget("image/png"))
+  }
+}
