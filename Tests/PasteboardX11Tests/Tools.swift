@@ -58,9 +58,9 @@ enum Tools {
   ) throws -> Result {
     let id = UUID().uuidString
     let outPath = "\(scratch)/\(id).out", errPath = "\(scratch)/\(id).err", inPath = "\(scratch)/\(id).in"
-    FileManager.default.createFile(atPath: outPath, contents: nil)
-    FileManager.default.createFile(atPath: errPath, contents: nil)
-    FileManager.default.createFile(atPath: inPath, contents: Data(input ?? []))
+    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: inPath, contents: Data(input ?? []))
     defer {
       for p in [outPath, errPath, inPath] { try? FileManager.default.removeItem(atPath: p) }
     }
@@ -107,10 +107,15 @@ enum Tools {
     return (st & 0x7F) == 0 ? (st >> 8) & 0xFF : 128 + (st & 0x7F)
   }
 
+  /// The exit status of a command run without a display.
+  static func shellStatus(_ script: String) -> Int32 {
+    (try? spawnAndWait(["/bin/sh", "-c", script], environment: ["PATH=/usr/bin:/bin"], stdin: "/dev/null", stdout: "/dev/null", stderr: "/dev/null")) ?? -1
+  }
+
   /// Writes `bytes` to a scratch file and returns its path.
   static func file(_ bytes: [UInt8], name: String = UUID().uuidString) -> String {
     let p = "\(scratch)/\(name)"
-    FileManager.default.createFile(atPath: p, contents: Data(bytes))
+    _ = FileManager.default.createFile(atPath: p, contents: Data(bytes))
     return p
   }
 

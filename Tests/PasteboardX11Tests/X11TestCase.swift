@@ -13,6 +13,11 @@ class X11TestCase: XCTestCase {
       XCTFail("pb is not built beside the tests (\(Tools.pb)): run swift build first")
       throw TestFailure("no pb")
     }
+    // The protocol edge cases use a python3-xlib peer (scripts/x11-peer.py).
+    if Tools.shellStatus("/usr/bin/python3 -c 'import Xlib'") != 0 {
+      XCTFail("the X11 tests need python3-xlib: install it with: apt-get install python3-xlib")
+      throw TestFailure("no python3-xlib")
+    }
     display = try PrivateDisplay()
   }
 
