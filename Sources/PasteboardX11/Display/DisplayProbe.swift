@@ -16,6 +16,18 @@ enum DisplayProbe {
   /// reason it did not (for messages: "connection refused", "no answer
   /// within 1000 ms").
   static func check(_ address: DisplayAddress, milliseconds: Int64) -> String? {
+    // `--backend auto` probes, then the backend opens the display: an
+    // answer from the last two seconds is enough.
+    let now = WallClock.monotonicMilliseconds()
+    if let at = answered[address.name], now - at < 2000 { return nil }
+    let reason = probe(address, milliseconds: milliseconds)
+    if reason == nil { answered[address.name] = now }
+    return reason
+  }
+
+  nonisolated(unsafe) private static var answered: [String: Int64] = [:]
+
+  private static func probe(_ address: DisplayAddress, milliseconds: Int64) -> String? {
     let deadline = WallClock.monotonicMilliseconds() + milliseconds
     var lastReason = "no X server listens there"
     for candidate in endpoints(address) {

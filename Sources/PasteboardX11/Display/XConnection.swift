@@ -122,22 +122,19 @@ final class XConnection {
 
   /// Names of many atoms in one round trip.
   func names(of list: [Atom]) -> [String?] {
-    let unknown = Array(Set(list.filter { $0 != 0 && nameCache[$0] == nil }))
+    var unknown = Array(Set(list.filter { $0 != 0 && nameCache[$0] == nil }))
     if !unknown.isEmpty {
-      var atomsCopy = unknown
       var out = [UnsafeMutablePointer<CChar>?](repeating: nil, count: unknown.count)
-      let mark = pb_next_request(display)
-      let ok = XGetAtomNames(display, &atomsCopy, Int32(unknown.count), &out)
-      _ = mark
+      // A bad atom in the list fails the whole call (recorded, not fatal);
+      // the names then stay unknown and those targets are skipped.
+      _ = XGetAtomNames(display, &unknown, Int32(unknown.count), &out)
       for (i, a) in unknown.enumerated() {
-        if let p = out[i] {
-          let n = String(cString: p)
-          nameCache[a] = n
-          atomCache[n] = a
-          XFree(p)
-        }
+        guard let p = out[i] else { continue }
+        let n = String(cString: p)
+        nameCache[a] = n
+        atomCache[n] = a
+        XFree(p)
       }
-      _ = ok
     }
     return list.map { nameCache[$0] }
   }

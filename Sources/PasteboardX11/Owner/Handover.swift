@@ -35,5 +35,5 @@ struct Handover {
 
   mutating func expire() { done = true }
 
-  func isDone(transfersInFlight: Bool) -> Bool { done && !transfersInFlight }
+  var isDone: Bool { done }
 }

@@ -80,7 +80,7 @@ final class SelectionOwner {
     let expiryDeadline = expiresAt.map { WallClock.monotonicMilliseconds() + ($0 - WallClock.nowMilliseconds()) }
     var wakeFD = wake
     while true {
-      if let ending, transfers.isEmpty, handover?.isDone(transfersInFlight: false) ?? true {
+      if let ending, transfers.isEmpty, handover?.isDone ?? true {
         finish()
         OwnerLog.note("ends: \(ending)")
         return ending
