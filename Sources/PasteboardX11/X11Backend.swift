@@ -57,9 +57,16 @@ public final class X11Backend: PasteboardBackend {
 
   public func read(_ board: BoardName, purpose: ReadPurpose) throws -> BoardContents {
     let (r, selection) = try requestor(for: board)
+    let c = r.connection
+    // TARGETS is asked for first and the owner looked up while the owner
+    // answers: one round trip instead of two.
+    r.request(selection, to: c.atoms.targets, property: c.atoms.targetsProperty)
     // No owner is an empty board, as with every backend; the command line
     // turns that into "nothing there" (exit 1).
-    guard let owner = r.owner(of: selection) else { return BoardContents(items: [], changeCount: 0) }
+    guard let owner = r.owner(of: selection) else {
+      r.discardAnswer(selection)
+      return BoardContents(items: [], changeCount: 0)
+    }
     let offered = try targets(r, selection)
     let reps = TargetFolding.representations(offered, requestor: r, selection: selection, keepAlive: self)
     let names = Set(offered.map(\.name))
@@ -72,12 +79,12 @@ public final class X11Backend: PasteboardBackend {
       sensitive: names.contains("x-kde-passwordManagerHint"))
   }
 
-  /// The owner's TARGETS, or the text targets when it does not answer
-  /// TARGETS (old owners) so that a paste still tries them.
+  /// The owner's TARGETS (already requested), or the text targets when it
+  /// does not answer TARGETS (old owners) so that a paste still tries them.
   func targets(_ r: SelectionRequestor, _ selection: Atom) throws -> [(atom: Atom, name: String)] {
     let c = r.connection
     var bytes: [UInt8] = []
-    let info = try r.convert(selection, to: c.atoms.targets, targetName: "TARGETS", property: c.atoms.targetsProperty) {
+    let info = try r.awaitAnswer(selection, to: c.atoms.targets, targetName: "TARGETS") {
       bytes.append(contentsOf: $0)
     }
     guard let info, info.format == 32, info.type == c.atoms.atom || info.type == c.atoms.targets else {

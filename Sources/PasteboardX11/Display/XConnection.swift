@@ -41,6 +41,9 @@ final class XConnection {
       throw PasteboardError.unavailable("cannot open display \(displayName): \(reason) (DISPLAY is \(displayName))")
     }
     ErrorTrap.install()
+    // Selections need no keyboard: skipping XKB saves XOpenDisplay two
+    // round trips.
+    _ = XkbIgnoreExtension(True)
     guard let display = XOpenDisplay(displayName) else {
       throw PasteboardError.unavailable("cannot open display \(displayName): the X server refused the connection (DISPLAY is \(displayName))")
     }
@@ -56,7 +59,16 @@ final class XConnection {
     // A zero-length append changes nothing but makes the server report its
     // time; the reply to the atoms below follows the event on the wire.
     XChangeProperty(display, window, 39 /* XA_WM_NAME */, 19 /* INTEGER */, 32, PropModeAppend, nil, 0)
-    atoms = Atoms(XConnection.intern(Atoms.names, on: display))
+    let interned = XConnection.intern(Atoms.names, on: display)
+    atoms = Atoms(interned)
+    for (name, atom) in zip(Atoms.names, interned) {
+      atomCache[name] = atom
+      nameCache[atom] = name
+    }
+    for (name, atom) in [("STRING", Atom(31)), ("ATOM", 4), ("INTEGER", 19), ("PRIMARY", 1), ("SECONDARY", 2)] {
+      atomCache[name] = atom
+      nameCache[atom] = name
+    }
     openedAt = try takeTimestamp(property: 39)
   }
 

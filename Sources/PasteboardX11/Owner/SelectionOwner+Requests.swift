@@ -43,7 +43,7 @@ extension SelectionOwner {
       if bytes.count > chunkSize {
         return startTransfer(type: type, bytes: bytes, isPaste: offer.isPaste, to: requestor, property)
       }
-      guard fenced({ XChangeProperty(connection.display, requestor, property, type, 8, PropModeReplace, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(bytes.count)) }, requestor, property) else {
+      guard fenced({ XChangeProperty(connection.display, requestor, property, type, 8, PropModeReplace, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(bytes.count)) }, requestor, property, bytes: bytes.count) else {
         return false
       }
       OwnerLog.note("sends \(offer.name) in one piece (\(bytes.count) bytes)")
@@ -69,10 +69,13 @@ extension SelectionOwner {
   /// checks for errors (ICCCM 2.5: no notify before the data is known to
   /// be stored). A requestor that vanished or could not take the data gets
   /// nothing; the owner carries on.
-  func fenced(_ requests: () -> Void, _ window: Window, _ property: Atom) -> Bool {
+  func fenced(_ requests: () -> Void, _ window: Window, _ property: Atom, bytes: Int = 0) -> Bool {
     let display = connection.display
     let start = pb_next_request(display)
     requests()
+    // Small replies cannot run out of server memory, and a requestor that
+    // vanished only earns a BadWindow, caught later: no round trip for them.
+    if bytes < SelectionOwner.fenceThreshold { return true }
     XSync(display, False)
     let errors = ErrorTrap.errors(since: start)
     guard errors.isEmpty else {

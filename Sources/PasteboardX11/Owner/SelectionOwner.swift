@@ -29,6 +29,9 @@ final class SelectionOwner {
   let settings: X11Settings
   let sensitive: Bool
   let chunkSize: Int
+  /// Replies at least this large are fenced (XSync, then a look at the
+  /// errors) before the requestor is told: ICCCM 2.5's BadAlloc check.
+  static let fenceThreshold = 64 * 1024
   /// The selections still owned.
   var owned: [Selection]
   /// The server time of ownership: requests older than it are refused.

@@ -30,10 +30,36 @@ struct SelectionRequestor {
     _ selection: Atom, to target: Atom, targetName: String, property: Atom,
     sink: (UnsafeRawBufferPointer) throws -> Void
   ) throws -> PropertyInfo? {
+    request(selection, to: target, property: property)
+    return try awaitAnswer(selection, to: target, targetName: targetName, sink: sink)
+  }
+
+  /// Sends a conversion request without waiting (so that another request
+  /// can share the round trip).
+  func request(_ selection: Atom, to target: Atom, property: Atom) {
     let c = connection
     XDeleteProperty(c.display, c.window, property)
     XConvertSelection(c.display, selection, target, property, c.window, 0 /* CurrentTime */)
     XFlush(c.display)
+  }
+
+  /// Drops the answer to a request sent when the selection had no owner:
+  /// the server sent it at once, so it is queued by now.
+  func discardAnswer(_ selection: Atom) {
+    let c = connection
+    while XPending(c.display) > 0 {
+      var e = XEvent()
+      XNextEvent(c.display, &e)
+    }
+    _ = selection
+  }
+
+  /// Waits for the answer to the request sent by `request` and reads it.
+  func awaitAnswer(
+    _ selection: Atom, to target: Atom, targetName: String,
+    sink: (UnsafeRawBufferPointer) throws -> Void
+  ) throws -> PropertyInfo? {
+    let c = connection
     let deadline = WallClock.monotonicMilliseconds() + answerMilliseconds
     var answered: Atom?
     while answered == nil {
