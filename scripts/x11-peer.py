@@ -17,6 +17,9 @@ Usage: x11-peer.py MODE [ARGS]   (DISPLAY names the display)
   obsolete          ask for UTF8_STRING naming no property (an obsolete
                     requestor); print the property the notify names and
                     the data found there
+  mute-manager      own CLIPBOARD_MANAGER and never answer
+  bogus             send the CLIPBOARD owner a SelectionRequest naming a
+                    window that does not exist; print "sent"
   manager           a clipboard manager: own CLIPBOARD_MANAGER; on
                     SAVE_TARGETS fetch the CLIPBOARD's UTF8_STRING, take
                     CLIPBOARD and serve it; print "saved <n> bytes"
@@ -196,6 +199,17 @@ def ask_obsolete(d, w):
     print(d.get_atom_name(e.property), bytes(v.value).decode())
 
 
+def bogus(d, w):
+    clip = atom(d, "CLIPBOARD")
+    owner = d.get_selection_owner(clip)
+    ev = event.SelectionRequest(time=X.CurrentTime, owner=owner, requestor=0x7ffffff,
+                                selection=clip, target=atom(d, "UTF8_STRING"),
+                                property=atom(d, "PB_BOGUS"))
+    owner.send_event(ev)
+    d.sync()
+    print("sent")
+
+
 def vanish(d):
     clip = atom(d, "CLIPBOARD")
     root = d.screen().root
@@ -278,6 +292,20 @@ def main():
         ask_stale(d, w)
     elif mode == "obsolete":
         ask_obsolete(d, w)
+    elif mode == "mute-manager":
+        w.change_property(Xatom.WM_NAME, Xatom.STRING, 8, b"", X.PropModeAppend)
+        d.flush()
+        while True:
+            e = d.next_event()
+            if e.type == X.PropertyNotify:
+                break
+        w.set_selection_owner(atom(d, "CLIPBOARD_MANAGER"), e.time)
+        d.flush()
+        print("ready", flush=True)
+        while True:
+            d.next_event()
+    elif mode == "bogus":
+        bogus(d, w)
     elif mode == "manager":
         run_manager(d, w)
     elif mode == "vanish":

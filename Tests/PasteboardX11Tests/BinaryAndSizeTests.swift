@@ -89,6 +89,18 @@ final class BinaryAndSizeTests: X11TestCase {
     }
   }
 
+  /// A 12 MiB reply in one property (allowed by BIG-REQUESTS) is read in
+  /// bounded pieces.
+  func testLargeOneShotProperty() throws {
+    let data = Tools.pattern(12 << 20)
+    let path = Tools.file(data)
+    let env = ["PB_X11_CHUNK_SIZE": "16000000", "PB_X11_LOG": "\(Tools.scratch)/oneshot-\(UUID().uuidString).log"]
+    try sh("$PB copy -t application/octet-stream < \(path)", env: env)
+    XCTAssertTrue(try sh("$PB paste -t application/octet-stream").stdout == data)
+    let log = (try? String(contentsOfFile: env["PB_X11_LOG"]!, encoding: .utf8)) ?? ""
+    XCTAssertTrue(log.contains("in one piece (\(12 << 20) bytes)"), log)
+  }
+
   /// 128 MiB both ways, byte for byte, in bounded time.
   func test128MiBBothWays() throws {
     let script = """

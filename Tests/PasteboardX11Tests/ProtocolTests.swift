@@ -96,6 +96,33 @@ final class ProtocolTests: X11TestCase {
     XCTAssertEqual(try sh("$PB paste").text, "keep-me", "the manager serves the clipboard now")
   }
 
+  func testMuteManagerDelaysTheExitByAboutThreeSeconds() throws {
+    let log = "\(Tools.scratch)/mute-manager-\(UUID().uuidString)"
+    try sh("(\(Peer.command) mute-manager > \(log) 2>&1 &); for i in $(seq 50); do grep -q ready \(log) && break; sleep 0.1; done")
+    try sh("printf x | $PB copy")
+    guard let pid = Tools.owners(on: display).first else { return XCTFail("no owner") }
+    let start = Tools.now()
+    kill(pid, SIGTERM)
+    XCTAssertTrue(Tools.eventually(5000) { kill(pid, 0) != 0 || isZombie(pid) })
+    let waited = Tools.now() - start
+    XCTAssertGreaterThan(waited, 2500)
+    XCTAssertLessThan(waited, 4000)
+  }
+
+  func testBogusRequestorWindowLeavesTheOwnerServing() throws {
+    try sh("printf steady | $PB copy")
+    XCTAssertEqual(try sh("\(Peer.command) bogus").text, "sent\n")
+    XCTAssertEqual(try sh("xclip -selection clipboard -o").text, "steady")
+  }
+
+  func testHangupDoesNotEndTheOwner() throws {
+    try sh("printf stays | $PB copy")
+    guard let pid = Tools.owners(on: display).first else { return XCTFail("no owner") }
+    kill(pid, SIGHUP)
+    usleep(200_000)
+    XCTAssertEqual(try sh("$PB paste").text, "stays")
+  }
+
   func testSensitiveContentIsNotHandedOver() throws {
     let log = "\(Tools.scratch)/manager-\(UUID().uuidString)"
     try sh("(\(Peer.command) manager > \(log) 2>&1 &); for i in $(seq 50); do grep -q ready \(log) && break; sleep 0.1; done")

@@ -76,6 +76,16 @@ final class RobustnessTests: X11TestCase {
     XCTAssertEqual(r.text, "gone\n", r.stderr)
   }
 
+  func testWeReplaceAForegroundXsel() throws {
+    let r = try sh("""
+      printf theirs | xsel -b -i -n >/dev/null 2>&1 & x=$!
+      sleep 0.2; printf ours | $PB copy
+      for i in $(seq 50); do kill -0 $x 2>/dev/null || { echo gone; break; }; sleep 0.02; done
+      """)
+    XCTAssertEqual(r.text, "gone\n", r.stderr)
+    XCTAssertEqual(try sh("xsel -b -o").text, "ours")
+  }
+
   func testXServerKilledEndsOwnerAndWaitingPaste() throws {
     try sh("printf x | $PB copy")
     let owners = Tools.owners(on: display)
