@@ -109,6 +109,14 @@ public final class X11Backend: PasteboardBackend {
     return Time(t)
   }
 
+  /// Why `board` reads as empty, in X11's words, for the "nothing there"
+  /// message: "no program owns the CLIPBOARD selection (DISPLAY is :5)".
+  public func emptyReason(_ board: BoardName) -> String {
+    let name = SelectionNames.atomName(for: board)
+    let display = cachedConnection?.displayName ?? displayName ?? environmentValue("DISPLAY") ?? "unset"
+    return "no program owns the \(name) selection (DISPLAY is \(display))"
+  }
+
   // MARK: writing
 
   public func write(_ items: [PasteboardItem], to boards: [BoardName], options: WriteOptions) throws {

@@ -17,6 +17,12 @@ enum X11Support {
     X11Probe.check(milliseconds: 1000)
   }
 
+  /// Why `board` is empty when `backend` is the X11 backend (for the
+  /// "nothing there" message), else nil.
+  static func emptyReason(_ backend: PasteboardBackend, board: BoardName) -> String? {
+    (backend as? X11Backend)?.emptyReason(board)
+  }
+
   /// The X11 backend; `timeoutMilliseconds` bounds waits for an owner.
   static func makeBackend(timeoutMilliseconds: Int64?) throws -> PasteboardBackend {
     X11Backend(timeoutMilliseconds: timeoutMilliseconds)
