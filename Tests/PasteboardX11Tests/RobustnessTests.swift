@@ -113,7 +113,7 @@ final class RobustnessTests: X11TestCase {
     XCTAssertTrue(r.stdout.isEmpty)
     XCTAssertTrue(r.stderr.contains("did not answer"), r.stderr)
     XCTAssertGreaterThanOrEqual(r.milliseconds, 650)
-    XCTAssertLessThan(r.milliseconds, 1500)
+    XCTAssertLessThan(r.milliseconds, 2500)
   }
 
   func testOwnerStallingMidTransferTimesOut() throws {
