@@ -86,8 +86,7 @@ final class ProtocolTests: X11TestCase {
   }
 
   func testTerminatedOwnerHandsOverToAClipboardManager() throws {
-    let log = "\(Tools.scratch)/manager-\(UUID().uuidString)"
-    try sh("(\(Peer.command) manager > \(log) 2>&1 &); for i in $(seq 50); do grep -q ready \(log) && break; sleep 0.1; done")
+    let log = try startPeer("manager")
     try sh("printf keep-me | $PB copy")
     guard let pid = Tools.owners(on: display).first else { return XCTFail("no owner") }
     kill(pid, SIGTERM)
@@ -97,8 +96,7 @@ final class ProtocolTests: X11TestCase {
   }
 
   func testMuteManagerDelaysTheExitByAboutThreeSeconds() throws {
-    let log = "\(Tools.scratch)/mute-manager-\(UUID().uuidString)"
-    try sh("(\(Peer.command) mute-manager > \(log) 2>&1 &); for i in $(seq 50); do grep -q ready \(log) && break; sleep 0.1; done")
+    try startPeer("mute-manager")
     try sh("printf x | $PB copy")
     guard let pid = Tools.owners(on: display).first else { return XCTFail("no owner") }
     let start = Tools.now()
@@ -124,8 +122,7 @@ final class ProtocolTests: X11TestCase {
   }
 
   func testSensitiveContentIsNotHandedOver() throws {
-    let log = "\(Tools.scratch)/manager-\(UUID().uuidString)"
-    try sh("(\(Peer.command) manager > \(log) 2>&1 &); for i in $(seq 50); do grep -q ready \(log) && break; sleep 0.1; done")
+    let log = try startPeer("manager")
     try sh("printf hush | $PB copy --sensitive")
     guard let pid = Tools.owners(on: display).first else { return XCTFail("no owner") }
     kill(pid, SIGTERM)

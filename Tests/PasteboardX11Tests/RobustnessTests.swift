@@ -91,8 +91,7 @@ final class RobustnessTests: X11TestCase {
     let owners = Tools.owners(on: display)
     XCTAssertEqual(owners.count, 1)
     // A paste waiting on a mute owner, then the server dies.
-    let ready = "\(Tools.scratch)/mute-\(UUID().uuidString)"
-    try sh("(\(Peer.command) mute > \(ready) 2>&1 &); for i in $(seq 50); do grep -q ready \(ready) && break; sleep 0.1; done")
+    try startPeer("mute")
     let pasteOut = "\(Tools.scratch)/paste-\(UUID().uuidString)"
     try sh("($PB paste --timeout 20s > \(pasteOut) 2>&1; echo \"exit $?\" >> \(pasteOut)) & sleep 0.3")
     let start = Tools.now()
@@ -106,8 +105,7 @@ final class RobustnessTests: X11TestCase {
   }
 
   func testMuteOwnerTimesOut() throws {
-    let ready = "\(Tools.scratch)/mute-\(UUID().uuidString)"
-    try sh("(\(Peer.command) mute > \(ready) 2>&1 &); for i in $(seq 50); do grep -q ready \(ready) && break; sleep 0.1; done")
+    try startPeer("mute")
     let r = try sh("$PB paste --timeout 700ms")
     XCTAssertEqual(r.status, 5, r.stderr)
     XCTAssertTrue(r.stdout.isEmpty)
@@ -117,8 +115,7 @@ final class RobustnessTests: X11TestCase {
   }
 
   func testOwnerStallingMidTransferTimesOut() throws {
-    let ready = "\(Tools.scratch)/stall-\(UUID().uuidString)"
-    try sh("(\(Peer.command) stall 100000 > \(ready) 2>&1 &); for i in $(seq 50); do grep -q ready \(ready) && break; sleep 0.1; done")
+    try startPeer("stall 100000")
     let out = "\(Tools.scratch)/stalled-\(UUID().uuidString)"
     let r = try sh("$PB paste --timeout 800ms -o \(out)")
     XCTAssertEqual(r.status, 5, r.stderr)

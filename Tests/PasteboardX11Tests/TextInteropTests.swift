@@ -94,8 +94,7 @@ final class TextInteropTests: X11TestCase {
   }
 
   func testLatin1OnlyOwnerIsReadAsUTF8() throws {
-    let peer = try sh("(\(Peer.command) string-only 'café' > \(Tools.scratch)/peer-ready &) ; sleep 0.05; for i in $(seq 50); do grep -q ready \(Tools.scratch)/peer-ready 2>/dev/null && break; sleep 0.1; done")
-    XCTAssertEqual(peer.status, 0)
+    try startPeer("string-only 'café'")
     let r = try sh("$PB paste")
     XCTAssertEqual(r.status, 0, r.stderr)
     XCTAssertEqual(r.text, "café")

@@ -35,6 +35,21 @@ class X11TestCase: XCTestCase {
     try Tools.shell(script, display: display, input: input, environment: env, limit: limit)
   }
 
+  /// Starts the python3-xlib peer (scripts/x11-peer.py) with `arguments`
+  /// in the background and waits until it owns what it should.
+  /// - Returns: the file that collects its output.
+  @discardableResult
+  func startPeer(_ arguments: String) throws -> String {
+    let log = "\(Tools.scratch)/peer-\(UUID().uuidString)"
+    try sh("(\(Peer.command) \(arguments) > \(log) 2>&1 &); for i in $(seq 300); do grep -q ready \(log) && break; sleep 0.1; done")
+    let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+    guard output.contains("ready") else {
+      XCTFail("the python3-xlib peer '\(arguments)' did not start: \(output)")
+      throw TestFailure("peer did not start")
+    }
+    return log
+  }
+
   func backend(timeout: Int64? = nil) -> X11Backend {
     let b = X11Backend(displayName: display.name, timeoutMilliseconds: timeout)
     b.ownerExecutable = Tools.pb

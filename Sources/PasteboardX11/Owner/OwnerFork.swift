@@ -34,11 +34,21 @@ enum OwnerFork {
   /// until the end and exits; the parent returns at once.
   static func detach(_ owner: SelectionOwner) throws {
     let socket = owner.connection.fd
+    // Hangup, interrupt and terminate stay blocked across the fork until
+    // the child has its own dispositions: the caller's handlers must never
+    // run in the owner, not even in its first microseconds.
+    var stops = sigset_t()
+    sigemptyset(&stops)
+    for s in [SIGHUP, SIGINT, SIGTERM] { sigaddset(&stops, s) }
+    var previous = sigset_t()
+    sigprocmask(SIG_BLOCK, &stops, &previous)
     let pid = fork()
-    if pid < 0 {
-      throw PasteboardError.failed("cannot start the background owner: \(String(cString: strerror(errno)))")
-    }
-    if pid > 0 {
+    if pid != 0 {
+      let code = errno
+      sigprocmask(SIG_SETMASK, &previous, nil)
+      if pid < 0 {
+        throw PasteboardError.failed("cannot start the background owner: \(String(cString: strerror(code)))")
+      }
       owner.connection.abandon()
       return
     }

@@ -51,9 +51,12 @@ enum OwnerLauncher {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
-    var noSignals = sigset_t()
-    sigemptyset(&noSignals)
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    // The owner starts with hangup, interrupt and terminate blocked and
+    // sets its own dispositions before it unblocks them.
+    var stops = sigset_t()
+    sigemptyset(&stops)
+    for s in [SIGHUP, SIGINT, SIGTERM] { sigaddset(&stops, s) }
+    posix_spawnattr_setsigmask(&attributes, &stops)
     var defaults = sigset_t()
     sigemptyset(&defaults)
     for s in [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, s) }
