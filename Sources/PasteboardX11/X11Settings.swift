@@ -9,8 +9,13 @@ import PasteboardKit
 struct X11Settings {
   /// How long an owner may take to answer a conversion (`--timeout`).
   var answerMilliseconds: Int64 = 5000
-  /// How long an INCR transfer may stay silent, on either side.
+  /// How long a paste waits for the next INCR chunk.
   var idleMilliseconds: Int64 = 10_000
+  /// How long an owner waits for a requestor to take the next INCR chunk.
+  /// Longer than the reader's limit: a paste into a pipe whose reader
+  /// pauses (`pb paste | less`) stops taking chunks while it waits, and
+  /// a reader that is gone is noticed at once (DestroyNotify) anyway.
+  var ownerIdleMilliseconds: Int64 = 30_000
   /// How long a bare connection attempt may take before the display
   /// counts as unreachable.
   var probeMilliseconds: Int64 = 1000
@@ -22,7 +27,7 @@ struct X11Settings {
   var chunkSize: Int?
 
   /// The defaults, with `PB_X11_CHUNK_SIZE` and `PB_X11_IDLE_TIMEOUT`
-  /// (a DURATION) applied.
+  /// (a DURATION, for both sides of INCR) applied.
   static func fromEnvironment(answerMilliseconds: Int64? = nil) -> X11Settings {
     var s = X11Settings()
     if let a = answerMilliseconds { s.answerMilliseconds = max(1, a) }
@@ -31,6 +36,7 @@ struct X11Settings {
     }
     if let text = environmentValue("PB_X11_IDLE_TIMEOUT"), let ms = try? DurationParser.milliseconds(text), ms > 0 {
       s.idleMilliseconds = ms
+      s.ownerIdleMilliseconds = ms
     }
     return s
   }

@@ -27,11 +27,13 @@ final class PrivateDisplay {
     return true
   }
 
-  init() throws {
+  /// - Parameter resets: whether the server resets when its last client
+  ///   leaves (Xvfb's default; the tests' displays normally do not).
+  init(resets: Bool = false) throws {
     var fds: [Int32] = [-1, -1]
     guard pipe(&fds) == 0 else { throw TestFailure("pipe failed") }
     let xvfb = Tools.path(of: "Xvfb") ?? "/usr/bin/Xvfb"
-    let argv = [xvfb, "-displayfd", String(fds[1]), "-nolisten", "tcp", "-screen", "0", "640x480x24", "-noreset"]
+    let argv = [xvfb, "-displayfd", String(fds[1]), "-nolisten", "tcp", "-screen", "0", "640x480x24"] + (resets ? [] : ["-noreset"])
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }

@@ -146,6 +146,18 @@ final class ProtocolTests: X11TestCase {
     XCTAssertEqual(try sh("$PB paste").status, 1)
   }
 
+  /// A bare Xvfb resets whenever its last client leaves; pb's reachability
+  /// probe must not count as a client, or the connection that follows it
+  /// would meet a server in the middle of a reset.
+  func testServerThatResetsBetweenClients() throws {
+    display.stop()
+    display = try PrivateDisplay(resets: true)
+    let r = try sh("for i in $(seq 20); do $PB paste > /dev/null 2>&1; echo $?; done")
+    XCTAssertEqual(r.text, String(repeating: "1\n", count: 20))
+    try sh("printf again | $PB copy")
+    XCTAssertEqual(try sh("$PB paste").text, "again")
+  }
+
   func testBackendUnavailableWhenNoServerAnswers() throws {
     let r = try sh("DISPLAY=:59999 $PB --backend x11 paste")
     XCTAssertEqual(r.status, 4, r.stderr)

@@ -8,9 +8,9 @@ import PasteboardKit
 ///
 /// `XOpenDisplay` blocks without limit on a server that accepts connections
 /// but never replies (a stopped Xvfb still accepts them in the kernel). The
-/// probe connects itself, sends a connection set-up request without
-/// credentials and waits for the first byte of any reply: success,
-/// failure and "authenticate" all prove that the server is alive.
+/// probe connects itself, sends a connection set-up request the server
+/// must refuse, and waits for the refusal (or the connection's close):
+/// either proves that something answers there.
 enum DisplayProbe {
   /// Returns nil when the server answered within `milliseconds`, else the
   /// reason it did not (for messages: "connection refused", "no answer
@@ -55,8 +55,13 @@ enum DisplayProbe {
           continue
         }
       }
-      // xConnClientPrefix: byte order 'l', pad, protocol 11.0, no auth.
-      let setup: [UInt8] = [0x6C, 0, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+      // xConnClientPrefix: byte order 'l', pad, protocol version 0.0, no
+      // auth. The server answers "protocol version mismatch" at once and
+      // never counts the probe as a client, so a server that resets when
+      // its last client leaves (a bare Xvfb) does not reset under the
+      // connection that follows. An SSH X11 proxy closes the connection
+      // instead (no cookie): that is an answer too.
+      let setup: [UInt8] = [0x6C, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
       let sent = setup.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
       guard sent == setup.count else {
         lastReason = errnoString()
@@ -66,8 +71,9 @@ enum DisplayProbe {
         return "no answer within \(milliseconds) ms"
       }
       var byte: UInt8 = 0
-      if recv(fd, &byte, 1, 0) == 1 { return nil }
-      lastReason = "the server closed the connection"
+      let got = recv(fd, &byte, 1, 0)
+      if got >= 0 { return nil }  // a reply, or an orderly close
+      lastReason = errnoString()
     }
     return lastReason
   }

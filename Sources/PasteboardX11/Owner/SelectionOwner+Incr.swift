@@ -23,7 +23,7 @@ extension SelectionOwner {
     }
     transfers[key] = IncrTransfer(
       key: key, type: type, bytes: bytes,
-      deadline: WallClock.monotonicMilliseconds() + settings.idleMilliseconds, isPaste: isPaste)
+      deadline: WallClock.monotonicMilliseconds() + settings.ownerIdleMilliseconds, isPaste: isPaste)
     if isPaste { pastesInFlight += 1 }
     OwnerLog.note("starts INCR of \(bytes.count) bytes to 0x\(String(window, radix: 16)) in chunks of \(chunkSize)")
     return true
@@ -46,7 +46,7 @@ extension SelectionOwner {
       return
     }
     t.sent += n
-    t.deadline = WallClock.monotonicMilliseconds() + settings.idleMilliseconds
+    t.deadline = WallClock.monotonicMilliseconds() + settings.ownerIdleMilliseconds
     transfers[key] = t
   }
 
