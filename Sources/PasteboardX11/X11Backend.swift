@@ -14,7 +14,9 @@ import PasteboardKit
 /// copy always changes it, and copies made later give larger numbers while
 /// the server's 32-bit millisecond clock does not wrap (about 49.7 days).
 /// When the owner does not offer TIMESTAMP (xclip 0.13), the count is the
-/// window id alone. Clearing the board makes it 0.
+/// window id alone. Clearing the board makes it 0. (pb's own owners also
+/// keep their TIMESTAMP in a property of their window, `PB_OWNED_AT`, which
+/// a reader gets from the server without a round trip through the owner.)
 public final class X11Backend: PasteboardBackend {
   public let kind = "x11"
   let settings: X11Settings
@@ -67,11 +69,16 @@ public final class X11Backend: PasteboardBackend {
       r.discardAnswer(selection)
       return BoardContents(items: [], changeCount: 0)
     }
+    // A pb owner publishes its TIMESTAMP on its window: asked of the
+    // server while the owner answers TARGETS.
+    let published = publishedTimestamp(of: owner, on: c)
     let offered = try targets(r, selection)
     let reps = TargetFolding.representations(offered, requestor: r, selection: selection, keepAlive: self)
     let names = Set(offered.map(\.name))
     var count = UInt64(owner & 0xFFFF_FFFF)
-    if names.contains("TIMESTAMP"), let ts = try? timestamp(r, selection) {
+    if let ts = published {
+      count |= UInt64(ts) << 32
+    } else if names.contains("TIMESTAMP"), let ts = try? timestamp(r, selection) {
       count |= UInt64(ts) << 32
     }
     return BoardContents(
@@ -97,6 +104,21 @@ public final class X11Backend: PasteboardBackend {
       if let n, !result.contains(where: { $0.atom == a }) { result.append((a, n)) }
     }
     return result
+  }
+
+  /// The TIMESTAMP a pb owner keeps on its window, or nil for others.
+  func publishedTimestamp(of owner: Window, on c: XConnection) -> Time? {
+    var type: Atom = 0
+    var format: Int32 = 0
+    var items: UInt = 0
+    var after: UInt = 0
+    var data: UnsafeMutablePointer<UInt8>?
+    let status = XGetWindowProperty(
+      c.display, owner, c.atoms.ownedAtProperty, 0, 1, False, c.atoms.integer,
+      &type, &format, &items, &after, &data)
+    defer { if let data { XFree(data) } }
+    guard status == Success, type == c.atoms.integer, format == 32, items == 1, let data else { return nil }
+    return Time(UInt32(truncatingIfNeeded: UnsafeRawPointer(data).load(as: UInt.self)))
   }
 
   func timestamp(_ r: SelectionRequestor, _ selection: Atom) throws -> Time? {

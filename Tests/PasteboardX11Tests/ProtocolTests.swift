@@ -137,6 +137,8 @@ final class ProtocolTests: X11TestCase {
     let first = try sh("$PB count").text
     XCTAssertNotEqual(first, "0\n")
     XCTAssertEqual(try sh("$PB count").text, first, "stable while the owner stays")
+    let stamp = UInt64(try sh("xclip -selection clipboard -o -t TIMESTAMP").text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    XCTAssertEqual((UInt64(first.dropLast()) ?? 0) >> 32, stamp, "the high half is the owner's TIMESTAMP")
     try sh("printf b | $PB copy")
     let second = try sh("$PB count").text
     XCTAssertNotEqual(second, first)

@@ -65,6 +65,10 @@ final class SelectionOwner {
   func acquire() throws {
     let c = connection
     ownedAt = c.openedAt
+    var stamp = [CLong(bitPattern: ownedAt)]
+    stamp.withUnsafeMutableBytes {
+      _ = XChangeProperty(c.display, c.window, c.atoms.ownedAtProperty, c.atoms.integer, 32, PropModeReplace, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), 1)
+    }
     for s in owned { XSetSelectionOwner(c.display, s.atom, c.window, ownedAt) }
     for s in owned where XGetSelectionOwner(c.display, s.atom) != c.window {
       try c.checkAlive()
