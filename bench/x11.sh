@@ -94,10 +94,13 @@ b=$(median_ms "$SMALL_RUNS" "xclip -selection clipboard -o > /dev/null" "xclip -
 c=$(median_ms "$SMALL_RUNS" "xsel -b -o > /dev/null" "xsel -b -i < $work/16")
 r=$(ratio "$a" "$(lesser "$b" "$c")")
 row "16-byte paste, from its own owner" "$a" "$b" "$c" "$r" "$(verdict "$r" 1.0) <= 1.0 x faster peer"
+# From an xclip owner (the issue's "no slower than xclip pasting from it").
+# xsel's figure is shown too: it asks for UTF8_STRING blindly, where pb asks
+# for TARGETS first, one more round trip through the owner.
 a=$(median_ms "$SMALL_RUNS" "$PB paste > /dev/null" "xclip -selection clipboard < $work/16")
 c=$(median_ms "$SMALL_RUNS" "xsel -b -o > /dev/null" "xclip -selection clipboard < $work/16")
-r=$(ratio "$a" "$(lesser "$b" "$c")")
-row "16-byte paste, from an xclip owner" "$a" "$b" "$c" "$r" "$(verdict "$r" 1.0) <= 1.0 x faster peer"
+r=$(ratio "$a" "$b")
+row "16-byte paste, from an xclip owner" "$a" "$b" "$c" "$r" "$(verdict "$r" 1.0) <= 1.0 x xclip"
 
 OCT="-t application/octet-stream"
 for size in 16M 128M; do
