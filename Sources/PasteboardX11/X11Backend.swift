@@ -66,7 +66,7 @@ public final class X11Backend: PasteboardBackend {
     // No owner is an empty board, as with every backend; the command line
     // turns that into "nothing there" (exit 1).
     guard let owner = r.owner(of: selection) else {
-      r.discardAnswer(selection)
+      r.discardAnswer()
       return BoardContents(items: [], changeCount: 0)
     }
     // A pb owner publishes its TIMESTAMP on its window: asked of the

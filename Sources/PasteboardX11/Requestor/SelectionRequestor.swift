@@ -44,14 +44,14 @@ struct SelectionRequestor {
   }
 
   /// Drops the answer to a request sent when the selection had no owner:
-  /// the server sent it at once, so it is queued by now.
-  func discardAnswer(_ selection: Atom) {
+  /// the server sent it at once, so it is queued by now, and nothing else
+  /// for pb's window is.
+  func discardAnswer() {
     let c = connection
     while XPending(c.display) > 0 {
       var e = XEvent()
       XNextEvent(c.display, &e)
     }
-    _ = selection
   }
 
   /// Waits for the answer to the request sent by `request` and reads it.
