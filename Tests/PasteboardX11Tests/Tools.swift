@@ -42,11 +42,17 @@ enum Tools {
     var text: String { String(decoding: stdout, as: UTF8.self) }
   }
 
-  static let scratch: String = {
+  /// A directory for this test process's files, made on demand and
+  /// removed after each test class.
+  static var scratch: String {
     let dir = NSTemporaryDirectory() + "pb-x11-tests-\(getpid())"
     try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     return dir
-  }()
+  }
+
+  static func removeScratch() {
+    try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "pb-x11-tests-\(getpid())")
+  }
 
   /// Runs `script` with bash on `display`, pb on PATH as `pb` (through
   /// `$PB`), standard output and error captured in files (so a peer's

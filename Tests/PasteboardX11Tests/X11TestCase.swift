@@ -21,6 +21,11 @@ class X11TestCase: XCTestCase {
     display = try PrivateDisplay()
   }
 
+  override class func tearDown() {
+    Tools.removeScratch()
+    super.tearDown()
+  }
+
   override func tearDown() {
     if let display {
       for pid in Tools.owners(on: display) { kill(pid, SIGKILL) }
