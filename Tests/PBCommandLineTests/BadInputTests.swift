@@ -72,6 +72,19 @@ final class BadInputTests: XCTestCase {
     XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: pb.root + "/link.txt"), target)
   }
 
+  /// A FIFO stands in for devices such as /dev/null (the same code path;
+  /// a test must never risk replacing the machine's /dev/null).
+  func testOutputToAFIFOIsWrittenDirectly() throws {
+    let fifo = pb.root + "/fifo"
+    XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+    let result = try pb.shell("cat fifo > from-fifo & pb paste -o fifo; wait; cat from-fifo")
+    assertStatus(result, 0)
+    XCTAssertEqual(result.text, "original")
+    var st = stat()
+    XCTAssertEqual(stat(fifo, &st), 0)
+    XCTAssertEqual(st.st_mode & S_IFMT, S_IFIFO, "the FIFO must stay a FIFO")
+  }
+
   func testOutputIntoAMissingDirectoryExitsSevenAndLeavesNothing() throws {
     assertStatus(try pb.run(["paste", "-o", pb.root + "/no/such/dir/out.txt"]), 7)
     XCTAssertFalse(FileManager.default.fileExists(atPath: pb.root + "/no"))

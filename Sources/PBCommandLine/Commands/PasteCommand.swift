@@ -36,7 +36,7 @@ enum PasteCommand {
     let backend = try BackendChoice.resolve(invocation).open(timeoutMilliseconds: timeout)
     let output = invocation.value("output").flatMap { $0 == "-" ? nil : $0 }
     func choose(_ contents: BoardContents) throws -> Representation {
-      guard let item = contents.items.first else { throw PasteboardError.nothingThere("board '\(board)' is empty") }
+      guard let item = contents.items.first else { throw emptyBoard(board, on: backend) }
       return try TypeChoice.choose(from: item, requested: requested, outputName: output)
     }
     if let historyNumber {
@@ -48,7 +48,7 @@ enum PasteCommand {
     // such directory) does not use up one of a limited number of pastes.
     var contents = try backend.read(board, purpose: .inspect)
     var rep = try choose(contents)
-    let file = try output.map(AtomicOutput.init)
+    let file = try output.map(OutputFile.init)
     if contents.pastesLeft != nil {
       contents = try backend.read(board, purpose: .paste)
       rep = try choose(contents)
@@ -64,7 +64,7 @@ enum PasteCommand {
   /// Writes `payload` to the file at `path` (atomically) or to standard output.
   static func deliver(_ payload: Payload, to path: String?) throws {
     if let path {
-      try AtomicOutput(path).write(payload)
+      try OutputFile(path).write(payload)
       return
     }
     do {
@@ -75,16 +75,24 @@ enum PasteCommand {
   }
 }
 
-/// Writes a file all or nothing: into a temporary file beside it, renamed
-/// over it on success, removed on failure. A symbolic link is written
-/// through: its target is replaced, the link stays.
-struct AtomicOutput {
-  let path: String
-  let file: TemporaryFile
+/// The file `pb paste -o` writes. A regular file (or a new one) is written
+/// all or nothing: into a temporary file beside it, renamed over it on
+/// success, removed on failure; a symbolic link is written through (its
+/// target is replaced, the link stays). A device, FIFO or socket
+/// (`-o /dev/null`) cannot be replaced, so it is opened and written directly.
+struct OutputFile {
+  private enum Sink {
+    case atomic(TemporaryFile, destination: String)
+    case direct(Descriptor)
+  }
 
-  /// Creates the temporary file at once, so a missing directory fails
-  /// before anything else happens.
+  let path: String
+  private let sink: Sink
+
+  /// Opens the output at once, so a missing directory fails before
+  /// anything is read.
   init(_ requested: String) throws {
+    path = requested
     var st = stat()
     var target = requested
     if lstat(requested, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(requested, nil) {
@@ -92,24 +100,40 @@ struct AtomicOutput {
       free(resolved)
     }
     let existing = stat(target, &st) == 0
-    if existing && (st.st_mode & S_IFMT) == S_IFDIR {
+    let kind = st.st_mode & S_IFMT
+    if existing && kind == S_IFDIR {
       throw PasteboardError.failed("cannot write \(requested): it is a directory")
+    }
+    if existing && kind != S_IFREG {
+      let fd = open(target, O_WRONLY | O_CLOEXEC)
+      guard fd >= 0 else { throw PasteboardError.failed("cannot write \(requested): \(errnoText())") }
+      sink = .direct(Descriptor(fd))
+      return
     }
     let slash = target.lastIndex(of: "/")
     let dir = slash.map { $0 == target.startIndex ? "/" : String(target[..<$0]) } ?? "."
     // Keep an existing file's mode; a new file gets 0666 less the umask, as
     // a shell redirection would.
-    file = try TemporaryFile(in: dir, mode: existing ? st.st_mode & 0o7777 : 0o666)
+    let file = try TemporaryFile(in: dir, mode: existing ? st.st_mode & 0o7777 : 0o666)
     if existing { fchmod(file.descriptor.rawValue, st.st_mode & 0o7777) }
-    path = target
+    sink = .atomic(file, destination: target)
   }
 
   func write(_ payload: Payload) throws {
     do {
-      try payload.write(to: file.descriptor)
+      switch sink {
+      case .atomic(let file, _): try payload.write(to: file.descriptor)
+      case .direct(let descriptor): try payload.write(to: descriptor)
+      }
     } catch PasteboardError.failed(let message) {
       throw PasteboardError.failed("cannot write \(path): \(message)")
     }
-    try file.commit(to: path)
+    if case .atomic(let file, let destination) = sink { try file.commit(to: destination) }
   }
+}
+
+/// The "nothing there" error for an empty board, in the backend's words
+/// (on X11: no program owns the selection).
+func emptyBoard(_ board: BoardName, on backend: PasteboardBackend) -> PasteboardError {
+  .nothingThere(X11Support.emptyReason(backend, board: board) ?? "board '\(board)' is empty")
 }

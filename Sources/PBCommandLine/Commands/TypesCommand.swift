@@ -10,10 +10,9 @@ enum TypesCommand {
 
   static func run(_ invocation: Invocation) throws -> Int32 {
     let board = try invocation.singleBoard()
-    let contents = try BackendChoice.resolve(invocation).open().read(board, purpose: .inspect)
-    guard let first = contents.items.first else {
-      throw PasteboardError.nothingThere("board '\(board)' is empty")
-    }
+    let backend = try BackendChoice.resolve(invocation).open()
+    let contents = try backend.read(board, purpose: .inspect)
+    guard let first = contents.items.first else { throw emptyBoard(board, on: backend) }
     if invocation.has("json") {
       let items = contents.items.map { item in
         JSON.array(item.representations.map { rep in
