@@ -70,7 +70,11 @@ median_ms() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 lesser() { awk -v a="$1" -v b="$2" 'BEGIN { print (a < b ? a : b) }'; }
 verdict() { awk -v v="$1" -v limit="$2" 'BEGIN { print (v <= limit ? "PASS" : "FAIL") }'; }
-row() { printf '%-40s %9s %9s %9s %8s  %s\n' "$@"; }
+failures=0
+row() {
+  printf '%-40s %9s %9s %9s %8s  %s\n' "$@"
+  case "$6" in FAIL*) failures=$((failures + 1)) ;; esac
+}
 
 printf 0123456789abcdef >"$work/16"
 head -c $((16 << 20)) /dev/urandom >"$work/16M"
@@ -129,3 +133,10 @@ ob=$(awk '/VmHWM/ { print $2 }' "/proc/$XCLIP_OWNER/status" 2>/dev/null || echo 
 kill "$XCLIP_OWNER" 2>/dev/null || true
 row "128M paste to a pipe, peak KiB" "$a" "$b" - "$(ratio "$a" "$b")" "$(verdict "$a" 49152) <= 49152 KiB"
 row "128M owner after one paste, peak KiB" "$o" "$ob" - "$(ratio "$o" "$ob")" "$(verdict "$o" $((131072 + 16384))) <= payload + 16 MiB"
+
+# Like bench/file.sh: exit 1 when a target is missed.
+if [ "$failures" -gt 0 ]; then
+  echo "overall: FAIL ($failures target(s) missed)"
+  exit 1
+fi
+echo "overall: PASS (every target met)"

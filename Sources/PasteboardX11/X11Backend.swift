@@ -136,6 +136,9 @@ public final class X11Backend: PasteboardBackend {
   public func emptyReason(_ board: BoardName) -> String {
     let name = SelectionNames.atomName(for: board)
     let display = cachedConnection?.displayName ?? displayName ?? environmentValue("DISPLAY") ?? "unset"
+    if let c = cachedConnection, XGetSelectionOwner(c.display, c.atom(name)) != 0 {
+      return "the \(name) owner offers nothing pb can paste, only bare X targets (DISPLAY is \(display))"
+    }
     return "no program owns the \(name) selection (DISPLAY is \(display))"
   }
 
@@ -203,8 +206,17 @@ public final class X11Backend: PasteboardBackend {
     try c.checkAlive()
   }
 
+  /// The change count: the owner's TIMESTAMP in the high 32 bits, its
+  /// window in the low 32 bits, 0 with no owner. A pb owner's published
+  /// timestamp is read from the server, so counting never waits on (or
+  /// wakes) a pb owner; other owners are asked as a read would.
   public func changeCount(of board: BoardName) throws -> UInt64 {
-    try read(board, purpose: .inspect).changeCount
+    let (r, selection) = try requestor(for: board)
+    guard let owner = r.owner(of: selection) else { return 0 }
+    if let ts = publishedTimestamp(of: owner, on: r.connection) {
+      return UInt64(owner & 0xFFFF_FFFF) | UInt64(ts) << 32
+    }
+    return try read(board, purpose: .inspect).changeCount
   }
 
   /// The standard boards, and those this backend wrote, that have an

@@ -79,4 +79,9 @@ final class ParserTests: XCTestCase {
       }
     }
   }
+
+  func testJSONKeepsEveryBitOfACount() {
+    XCTAssertEqual(JSON.unsigned(UInt64.max).text, "18446744073709551615")
+    XCTAssertEqual(JSON.object([("a", .string("q\"\n\u{1}"))]).text, #"{"a":"q\"\n\u0001"}"#)
+  }
 }

@@ -16,7 +16,7 @@ enum BoardsCommand {
       let contents = try backend.read(name, purpose: .inspect)
       let size = contents.items.first?.representations.first?.payload.knownCount
       rows.append(.object([
-        ("board", .string(name.rawValue)), ("count", .number(Int64(contents.changeCount))),
+        ("board", .string(name.rawValue)), ("count", .unsigned(contents.changeCount)),
         ("size", size.map(JSON.number) ?? .null), ("types", .array(contents.types.map(JSON.string))),
         ("sensitive", .bool(contents.sensitive)),
       ]))

@@ -31,7 +31,7 @@ enum HistoryCommand {
       let preview = try rep.map(preview) ?? ""
       let time = WallClock.localTimestamp(milliseconds: entry.contents.writtenAt ?? 0)
       rows.append(.object([
-        ("number", .number(Int64(entry.number))), ("count", .number(Int64(entry.contents.changeCount))),
+        ("number", .number(Int64(entry.number))), ("count", .unsigned(entry.contents.changeCount)),
         ("time", .number(entry.contents.writtenAt ?? 0)), ("size", .number(size)),
         ("types", .array(entry.contents.types.map(JSON.string))), ("preview", .string(preview)),
       ]))

@@ -57,7 +57,7 @@ enum CountCommand {
   static func run(_ invocation: Invocation) throws -> Int32 {
     let board = try invocation.singleBoard()
     let count = try BackendChoice.resolve(invocation).open().changeCount(of: board)
-    try Output.print(invocation.has("json") ? JSON.object([("board", .string(board.rawValue)), ("count", .number(Int64(count)))]).text + "\n" : "\(count)\n")
+    try Output.print(invocation.has("json") ? JSON.object([("board", .string(board.rawValue)), ("count", .unsigned(count))]).text + "\n" : "\(count)\n")
     return 0
   }
 }

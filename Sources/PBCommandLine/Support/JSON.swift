@@ -3,6 +3,8 @@
 indirect enum JSON {
   case string(String)
   case number(Int64)
+  /// Change counts use all 64 bits (on X11 the high half is a timestamp).
+  case unsigned(UInt64)
   case bool(Bool)
   case null
   case array([JSON])
@@ -14,6 +16,7 @@ indirect enum JSON {
     switch self {
     case .string(let s): return JSON.quote(s)
     case .number(let n): return String(n)
+    case .unsigned(let n): return String(n)
     case .bool(let b): return b ? "true" : "false"
     case .null: return "null"
     case .array(let values): return "[" + values.map(\.text).joined(separator: ",") + "]"
