@@ -61,7 +61,7 @@ enum HistoryCommand {
   static func preview(_ rep: Representation) throws -> String {
     guard MIMEType.isText(rep.type) else { return "" }
     let head = String(decoding: try rep.payload.leadingBytes(240), as: UTF8.self)
-    let flat = head.map { $0 == "\n" || $0 == "\t" || $0 == "\r\n" ? " " : $0 }
-    return String(flat.prefix(60))
+    let flat = String(head.map { $0 == "\n" || $0 == "\t" || $0 == "\r\n" ? " " : $0 })
+    return String(flat.prefix(60).reversed().drop(while: { $0 == " " }).reversed())
   }
 }
