@@ -88,12 +88,6 @@ public final class Descriptor {
     if fstat(rawValue, &st) != 0 { throw systemFailure("stat") }
     return st
   }
-
-  /// The current file offset, or nil for pipes and terminals.
-  public var currentOffset: Int64? {
-    let off = lseek(rawValue, 0, SEEK_CUR)
-    return off < 0 ? nil : Int64(off)
-  }
 }
 
 /// Creates a directory and any missing parents with mode 0700.
