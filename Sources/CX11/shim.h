@@ -67,7 +67,4 @@ static inline void pb_keep_freed_memory(void) {
   mallopt(M_TRIM_THRESHOLD, 32 << 20);
 }
 
-/// POSIX_SPAWN_SETSID, hidden behind _GNU_SOURCE in glibc's spawn.h.
-static inline short pb_spawn_setsid_flag(void) { return 0x80; }
-
 #endif

@@ -14,27 +14,52 @@ public enum DetachedProcess {
   public static let selfExecutable = "/proc/self/exe"
 
   /// Spawns `executable` with `arguments` (argv[0] included) detached.
+  ///
+  /// - Parameters:
+  ///   - descriptors: further descriptors to hand over, each `source` of
+  ///     this process duplicated onto `target` in the child (sources must
+  ///     not be among the targets).
+  ///   - blockingStopSignals: start the child with SIGHUP, SIGINT and
+  ///     SIGTERM blocked, for a child that sets its own dispositions
+  ///     before it unblocks them.
   /// - Returns: the child's process id.
   /// - Throws: `.failed` when the process cannot be started.
   @discardableResult
-  public static func spawn(_ executable: String, arguments: [String]) throws -> pid_t {
+  public static func spawn(
+    _ executable: String, arguments: [String], descriptors: [(source: Int32, target: Int32)] = [],
+    blockingStopSignals: Bool = false
+  ) throws -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
       posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY, 0)
     }
+    for (source, target) in descriptors { posix_spawn_file_actions_adddup2(&actions, source, target) }
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
-    let setsid: Int16 = 0x80  // POSIX_SPAWN_SETSID (glibc), not imported into Swift
-    posix_spawnattr_setflags(&attributes, setsid)
+    // The child starts with default dispositions whatever the caller
+    // ignores, and optionally with the stop signals blocked.
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for s in [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, s) }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    var flags = Int16(POSIX_SPAWN_SETSIGDEF) | 0x80  // 0x80: POSIX_SPAWN_SETSID (glibc), not imported
+    if blockingStopSignals {
+      var stops = sigset_t()
+      sigemptyset(&stops)
+      for s in [SIGHUP, SIGINT, SIGTERM] { sigaddset(&stops, s) }
+      posix_spawnattr_setsigmask(&attributes, &stops)
+      flags |= Int16(POSIX_SPAWN_SETSIGMASK)
+    }
+    posix_spawnattr_setflags(&attributes, flags)
     let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
     let status = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
     guard status == 0 else {
-      throw PasteboardError.failed("cannot start a background pb process: \(errnoText(status))")
+      throw PasteboardError.failed("cannot start a background pb process \(executable): \(errnoText(status))")
     }
     return pid
   }

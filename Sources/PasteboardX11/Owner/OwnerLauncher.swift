@@ -39,39 +39,12 @@ enum OwnerLauncher {
     }
     guard contentHigh >= 0, statusHigh >= 0 else { throw failure("prepare descriptors") }
 
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_adddup2(&actions, contentHigh, ServeRequest.contentFD)
-    posix_spawn_file_actions_adddup2(&actions, statusHigh, ServeRequest.statusFD)
-
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
     // The owner starts with hangup, interrupt and terminate blocked and
     // sets its own dispositions before it unblocks them.
-    var stops = sigset_t()
-    sigemptyset(&stops)
-    for s in [SIGHUP, SIGINT, SIGTERM] { sigaddset(&stops, s) }
-    posix_spawnattr_setsigmask(&attributes, &stops)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for s in [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, s) }
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(
-      &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | pb_spawn_setsid_flag())
-
-    let argv = ["pb"] + request.arguments
-    var cArgs = argv.map { strdup($0) } + [nil]
-    defer { cArgs.forEach { free($0) } }
-    var pid: pid_t = 0
-    let rc = posix_spawn(&pid, executable, &actions, &attributes, &cArgs, environ)
-    guard rc == 0 else {
-      throw PasteboardError.failed("cannot start the background owner \(executable): \(String(cString: strerror(rc)))")
-    }
+    let pid = try DetachedProcess.spawn(
+      executable, arguments: ["pb"] + request.arguments,
+      descriptors: [(contentHigh, ServeRequest.contentFD), (statusHigh, ServeRequest.statusFD)],
+      blockingStopSignals: true)
     close(statusHigh)  // only the owner holds the write end now
     statusHigh = -1
     return try awaitStatus(statusRead, pid: pid, waitMilliseconds: waitMilliseconds)
