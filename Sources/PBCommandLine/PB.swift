@@ -36,7 +36,7 @@ public enum PB {
           try Output.print(HelpCommand.overview())
           return 0
         }
-        throw UsageError(message: "no command given (see 'pb --help')", command: nil)
+        throw UsageError("no command given (see 'pb --help')")
       }
       if invocation.has("help") {
         try Output.print(HelpCommand.text(for: command))
@@ -47,36 +47,12 @@ public enum PB {
       Output.complain(error.message)
       return ExitStatus.usage
     } catch let error as PasteboardError {
-      let status = ExitStatus.of(error)
+      let status = error.exitStatus
       if !(quiet && status == ExitStatus.nothingThere) { Output.complain(error.description) }
       return status
     } catch {
       Output.complain("\(error)")
       return ExitStatus.failure
-    }
-  }
-}
-
-/// The exit statuses of pb(1), the same for every command.
-enum ExitStatus {
-  static let success: Int32 = 0
-  static let nothingThere: Int32 = 1
-  static let usage: Int32 = 2
-  static let refused: Int32 = 3
-  static let unavailable: Int32 = 4
-  static let timedOut: Int32 = 5
-  static let typeNotOffered: Int32 = 6
-  static let failure: Int32 = 7
-
-  static func of(_ error: PasteboardError) -> Int32 {
-    switch error {
-    case .nothingThere: return nothingThere
-    case .invalid: return usage
-    case .refused: return refused
-    case .unavailable: return unavailable
-    case .timedOut: return timedOut
-    case .typeNotOffered: return typeNotOffered
-    case .failed: return failure
     }
   }
 }

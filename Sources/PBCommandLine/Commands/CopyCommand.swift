@@ -79,7 +79,7 @@ enum CopyCommand {
     if invocation.has("paste-once") { options.pasteLimit = 1 }
     if let text = invocation.value("pastes") {
       guard let n = Int(text), n > 0 else {
-        throw UsageError(message: "--pastes needs a positive whole number, not '\(text)'", command: "copy")
+        throw UsageError("--pastes needs a positive whole number, not '\(text)'")
       }
       options.pasteLimit = n
     }
@@ -89,7 +89,7 @@ enum CopyCommand {
   /// `--also MIME=FILE`: the whole file as another representation.
   static func extraRepresentation(_ text: String) throws -> Representation {
     guard let eq = text.firstIndex(of: "="), eq != text.startIndex, text.index(after: eq) != text.endIndex else {
-      throw UsageError(message: "--also needs MIME=FILE, not '\(text)'", command: "copy")
+      throw UsageError("--also needs MIME=FILE, not '\(text)'")
     }
     let type = String(text[..<eq])
     try usage { try MIMEType.validate(type) }

@@ -11,7 +11,7 @@ enum HelpCommand {
       return 0
     }
     guard let command = PB.commands.first(where: { $0.name == name }) else {
-      throw UsageError(message: "no help for unknown command '\(name)' (see 'pb --help')", command: nil)
+      throw UsageError("no help for unknown command '\(name)' (see 'pb --help')")
     }
     try Output.print(text(for: command))
     return 0

@@ -29,7 +29,7 @@ enum PasteCommand {
     let timeout = try invocation.value("timeout").map { t in try usage { try DurationParser.milliseconds(t) } }
     let historyNumber = try invocation.value("history").map { text -> Int in
       guard let n = Int(text), n > 0 else {
-        throw UsageError(message: "--history needs a positive whole number, not '\(text)'", command: "paste")
+        throw UsageError("--history needs a positive whole number, not '\(text)'")
       }
       return n
     }

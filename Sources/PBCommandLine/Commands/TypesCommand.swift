@@ -38,7 +38,7 @@ enum ClearCommand {
   static func run(_ invocation: Invocation) throws -> Int32 {
     let expected = try invocation.value("if-count").map { text -> UInt64 in
       guard let n = UInt64(text) else {
-        throw UsageError(message: "--if-count needs a whole number, not '\(text)'", command: "clear")
+        throw UsageError("--if-count needs a whole number, not '\(text)'")
       }
       return n
     }

@@ -1,8 +1,8 @@
 /// A usage error: reported as one `pb:` line with exit status 2.
 struct UsageError: Error {
   let message: String
-  /// The command whose help the message points to.
-  let command: String?
+
+  init(_ message: String) { self.message = message }
 }
 
 /// The second stage of parsing: tokens interpreted against a command's
@@ -31,7 +31,7 @@ struct Invocation {
     if let i = commandIndex, case .positional(let name) = tokens[i] {
       guard let found = commands.first(where: { $0.name == name }) else {
         let hint = closest(name, among: commands.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
-        throw UsageError(message: "unknown command '\(name)'\(hint) (see 'pb --help')", command: nil)
+        throw UsageError("unknown command '\(name)'\(hint) (see 'pb --help')")
       }
       command = found
     }
@@ -42,12 +42,12 @@ struct Invocation {
     func unknown(_ option: String) -> UsageError {
       let names = table.map { "--" + $0.long }
       let hint = option.hasPrefix("--") ? closest(option, among: names).map { "; did you mean '\($0)'?" } ?? "" : ""
-      return UsageError(message: "unknown option '\(option)' for \(context)\(hint)", command: command?.name)
+      return UsageError("unknown option '\(option)' for \(context)\(hint)")
     }
     func takeValue(for spec: OptionSpec, shown: String) throws -> String {
       i += 1
       guard i < tokens.count else {
-        throw UsageError(message: "option '\(shown)' needs a value (\(spec.valueName ?? "VALUE"))", command: command?.name)
+        throw UsageError("option '\(shown)' needs a value (\(spec.valueName ?? "VALUE"))")
       }
       return tokens[i].text
     }
@@ -60,7 +60,7 @@ struct Invocation {
         guard let spec = table.first(where: { $0.long == name }) else { throw unknown("--" + name) }
         if spec.valueName == nil {
           if inline != nil {
-            throw UsageError(message: "option '--\(name)' takes no value", command: command?.name)
+            throw UsageError("option '--\(name)' takes no value")
           }
           result.add(spec, "")
         } else {
@@ -87,7 +87,7 @@ struct Invocation {
         extra.isEmpty
         ? "'pb \(command.name)' needs \(command.arguments)"
         : "unexpected argument\(extra.count > 1 ? "s" : "") \(extra.joined(separator: ", ")) for 'pb \(command.name)'"
-      throw UsageError(message: message, command: command.name)
+      throw UsageError(message)
     }
     return result
   }

@@ -15,9 +15,7 @@ struct BackendChoice {
       invocation.value("backend").map { ($0, "--backend") }
       ?? environmentValue("PB_BACKEND").map { ($0, "PB_BACKEND") } ?? ("auto", "default")
     guard names.contains(requested) else {
-      throw UsageError(
-        message: "unknown backend '\(requested)' from \(source) (use x11, file, memory or auto)",
-        command: invocation.command?.name)
+      throw UsageError("unknown backend '\(requested)' from \(source) (use x11, file, memory or auto)")
     }
     guard requested == "auto" else { return BackendChoice(name: requested, reason: "chosen by \(source)") }
     let probe = X11Support.probe()

@@ -11,7 +11,7 @@ extension Invocation {
   func singleBoard() throws -> BoardName {
     let names = try boards()
     guard names.count == 1 else {
-      throw UsageError(message: "'pb \(command?.name ?? "")' works on one board at a time", command: command?.name)
+      throw UsageError("'pb \(command?.name ?? "")' works on one board at a time")
     }
     return names[0]
   }
@@ -22,6 +22,6 @@ func usage<T>(_ body: () throws -> T) throws -> T {
   do {
     return try body()
   } catch PasteboardError.invalid(let message) {
-    throw UsageError(message: message, command: nil)
+    throw UsageError(message)
   }
 }

@@ -24,5 +24,3 @@ struct Output {
     try? standardError.writeAll(Array("pb: \(message)\n".utf8))
   }
 }
-
-func errnoText() -> String { String(cString: strerror(errno)) }

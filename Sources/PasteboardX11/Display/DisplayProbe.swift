@@ -32,7 +32,7 @@ enum DisplayProbe {
     var lastReason = "no X server listens there"
     for candidate in endpoints(address) {
       let fd = socket(candidate.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-      if fd < 0 { lastReason = errnoString(); continue }
+      if fd < 0 { lastReason = errnoText(); continue }
       defer { close(fd) }
       let rc = candidate.address.withUnsafeBufferPointer { raw in
         raw.baseAddress!.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -40,7 +40,7 @@ enum DisplayProbe {
         }
       }
       if rc != 0 && errno != EINPROGRESS {
-        lastReason = errnoString()
+        lastReason = errnoText()
         continue
       }
       if rc != 0 {
@@ -51,7 +51,7 @@ enum DisplayProbe {
         var len = socklen_t(MemoryLayout<Int32>.size)
         getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len)
         if err != 0 {
-          lastReason = String(cString: strerror(err))
+          lastReason = errnoText(err)
           continue
         }
       }
@@ -64,7 +64,7 @@ enum DisplayProbe {
       let setup: [UInt8] = [0x6C, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
       let sent = setup.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
       guard sent == setup.count else {
-        lastReason = errnoString()
+        lastReason = errnoText()
         continue
       }
       guard wait(fd, for: Int16(POLLIN), until: deadline) else {
@@ -73,7 +73,7 @@ enum DisplayProbe {
       var byte: UInt8 = 0
       let got = recv(fd, &byte, 1, 0)
       if got >= 0 { return nil }  // a reply, or an orderly close
-      lastReason = errnoString()
+      lastReason = errnoText()
     }
     return lastReason
   }
@@ -128,5 +128,4 @@ enum DisplayProbe {
     }
   }
 
-  private static func errnoString() -> String { String(cString: strerror(errno)) }
 }

@@ -7,7 +7,7 @@ import PasteboardKit
 /// One connection to an X server with an unmapped window of pb's own, used
 /// from one thread.
 ///
-/// Every wait goes through `next(until:wake:)`: drain Xlib's queue first,
+/// Every wait goes through `next(until:)`: drain Xlib's queue first,
 /// then `poll` the connection with a deadline, so no event hides in Xlib's
 /// private queue and no wait is unbounded.
 final class XConnection {
@@ -156,14 +156,14 @@ final class XConnection {
   enum Wake {
     case event(XEvent)
     case timedOut
-    /// The extra descriptor became readable (a signal's self-pipe).
+    /// A stop signal arrived (once `StopSignals` is installed).
     case woken
   }
 
   /// The next event, or `.timedOut` at `deadline` (monotonic ms; nil waits
-  /// without limit), or `.woken` when `wake` becomes readable or a stop
-  /// signal arrives (once `StopSignals` is installed).
-  func next(until deadline: Int64?, wake: Int32? = nil) throws -> Wake {
+  /// without limit), or `.woken` when a stop signal arrives (once
+  /// `StopSignals` is installed).
+  func next(until deadline: Int64?) throws -> Wake {
     while true {
       if XPending(display) > 0 {
         var event = XEvent()
@@ -179,7 +179,6 @@ final class XConnection {
       }
       if StopSignals.installed && StopSignals.received != 0 { return .woken }
       var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
-      if let wake { fds.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0)) }
       let n: Int32
       if StopSignals.installed {
         n = pb_ppoll(&fds, UInt(fds.count), timeout, &StopSignals.waitMask)
@@ -188,9 +187,8 @@ final class XConnection {
         n = poll(&fds, nfds_t(fds.count), timeout)
       }
       if n < 0 && errno != EINTR {
-        throw PasteboardError.failed("cannot wait for the X server: \(String(cString: strerror(errno)))")
+        throw PasteboardError.failed("cannot wait for the X server: \(errnoText())")
       }
-      if n > 0, fds.count > 1, fds[1].revents != 0 { return .woken }
       // POLLIN, POLLHUP or POLLERR on the connection: XPending reads what
       // is there, and a broken connection shows up as isLost.
       if n > 0, fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {

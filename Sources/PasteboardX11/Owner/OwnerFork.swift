@@ -47,7 +47,7 @@ enum OwnerFork {
       let code = errno
       sigprocmask(SIG_SETMASK, &previous, nil)
       if pid < 0 {
-        throw PasteboardError.failed("cannot start the background owner: \(String(cString: strerror(code)))")
+        throw PasteboardError.failed("cannot start the background owner: \(errnoText(code))")
       }
       owner.connection.abandon()
       return

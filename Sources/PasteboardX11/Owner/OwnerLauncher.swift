@@ -82,6 +82,6 @@ enum OwnerLauncher {
   }
 
   private static func failure(_ action: String) -> PasteboardError {
-    .failed("cannot \(action): \(String(cString: strerror(errno)))")
+    .failed("cannot \(action): \(errnoText())")
   }
 }

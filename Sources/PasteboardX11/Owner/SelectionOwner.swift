@@ -79,13 +79,12 @@ final class SelectionOwner {
     OwnerLog.note("owns \(owned.map(\.name).joined(separator: ",")) at \(ownedAt), chunk size \(chunkSize)")
   }
 
-  /// Serves until the end; `wake` is a descriptor that, once readable,
-  /// asks for a voluntary exit (the signal self-pipe).
+  /// Serves until the end. SIGTERM and SIGINT (once `StopSignals` is
+  /// installed) ask for a voluntary exit.
   @discardableResult
-  func serve(wake: Int32? = nil) throws -> Ending {
+  func serve() throws -> Ending {
     let c = connection
     let expiryDeadline = expiresAt.map { WallClock.monotonicMilliseconds() + ($0 - WallClock.nowMilliseconds()) }
-    var wakeFD = wake
     while true {
       if let ending, transfers.isEmpty, handover?.isDone ?? true {
         finish()
@@ -95,12 +94,11 @@ final class SelectionOwner {
       var deadline = transfers.values.map(\.deadline).min()
       if ending == nil, let e = expiryDeadline { deadline = min(deadline ?? e, e) }
       if let h = handover?.deadline { deadline = min(deadline ?? h, h) }
-      let woke = try c.next(until: deadline, wake: wakeFD)
+      let woke = try c.next(until: deadline)
       switch woke {
       case .event(let e):
         handle(e)
       case .woken:
-        wakeFD = nil
         StopSignals.received = 0
         stopVoluntarily()
       case .timedOut:

@@ -75,30 +75,14 @@ struct ServeRequest: Equatable {
 /// pb's exit status for it.
 enum OwnerStatus {
   static func encode(_ error: PasteboardError) -> String {
-    let code: Int
-    switch error {
-    case .nothingThere: code = 1
-    case .invalid: code = 2
-    case .refused: code = 3
-    case .unavailable: code = 4
-    case .timedOut: code = 5
-    case .typeNotOffered: code = 6
-    case .failed: code = 7
-    }
-    return "\(code) \(error.description)\n"
+    "\(error.exitStatus) \(error.description)\n"
   }
 
   static func decode(_ line: String) -> PasteboardError? {
     if line == "ok" { return nil }
     let code = line.prefix { $0 != " " }
     let message = String(line.dropFirst(code.count + 1))
-    switch code {
-    case "1": return .nothingThere(message)
-    case "2": return .invalid(message)
-    case "3": return .refused(message)
-    case "4": return .unavailable(message)
-    case "5": return .timedOut(message)
-    default: return .failed(message.isEmpty ? "the background owner failed" : message)
-    }
+    return PasteboardError(
+      exitStatus: Int32(code) ?? ExitStatus.failure, message: message.isEmpty ? "the background owner failed" : message)
   }
 }

@@ -28,7 +28,7 @@ final class SharedContent {
   init(fd: Int32, slices: [Slice]) throws {
     var st = stat()
     guard fstat(fd, &st) == 0 else {
-      throw PasteboardError.failed("cannot read the content to serve: \(String(cString: strerror(errno)))")
+      throw PasteboardError.failed("cannot read the content to serve: \(errnoText())")
     }
     size = Int(st.st_size)
     for s in slices where s.offset < 0 || s.length < 0 || s.offset + s.length > size {
@@ -39,7 +39,7 @@ final class SharedContent {
       base = nil
     } else {
       guard let p = mmap(nil, size, PROT_READ, MAP_SHARED, fd, 0), p != MAP_FAILED else {
-        throw PasteboardError.failed("cannot map the content to serve: \(String(cString: strerror(errno)))")
+        throw PasteboardError.failed("cannot map the content to serve: \(errnoText())")
       }
       base = p
     }
@@ -61,7 +61,7 @@ final class SharedContent {
   static func store(_ representations: [Representation]) throws -> (Descriptor, [Slice]) {
     let fd = pb_memfd_create("pb-x11-content")
     guard fd >= 0 else {
-      throw PasteboardError.failed("cannot hold the content in memory: \(String(cString: strerror(errno)))")
+      throw PasteboardError.failed("cannot hold the content in memory: \(errnoText())")
     }
     let file = Descriptor(fd)
     var slices: [Slice] = []

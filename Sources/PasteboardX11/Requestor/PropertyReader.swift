@@ -72,13 +72,6 @@ extension XConnection {
       offset += wireBytes / 4
     }
   }
-
-  /// Reads a whole property into memory (for TARGETS, TIMESTAMP, MULTIPLE).
-  func readSmallProperty(_ property: Atom) throws -> (PropertyInfo, [UInt8])? {
-    var bytes: [UInt8] = []
-    guard let info = try readProperty(property, sink: { bytes.append(contentsOf: $0) }) else { return nil }
-    return (info, bytes)
-  }
 }
 
 /// Little-endian 32-bit values from narrowed format-32 bytes.
