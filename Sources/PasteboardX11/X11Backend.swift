@@ -146,7 +146,7 @@ public final class X11Backend: PasteboardBackend {
 
   public func write(_ items: [PasteboardItem], to boards: [BoardName], options: WriteOptions) throws {
     guard let item = items.first, !boards.isEmpty else {
-      for b in boards { try clear(b, ifChangeCount: nil) }
+      try clear(boards, ifChangeCount: nil)
       return
     }
     written.formUnion(boards)
@@ -189,15 +189,22 @@ public final class X11Backend: PasteboardBackend {
 
   // MARK: clearing and counting
 
-  public func clear(_ board: BoardName, ifChangeCount: UInt64?) throws {
-    let (r, selection) = try requestor(for: board)
-    let c = r.connection
+  public func clear(_ boards: [BoardName], ifChangeCount: UInt64?) throws {
     if let expected = ifChangeCount {
-      let now = try changeCount(of: board)
-      if now != expected {
-        throw PasteboardError.refused("board '\(board)' has changed (count \(now), expected \(expected))")
+      for board in boards {
+        let now = try changeCount(of: board)
+        if now != expected {
+          throw PasteboardError.refused("board '\(board)' has changed (count \(now), expected \(expected)); nothing cleared")
+        }
       }
     }
+    for board in boards { try release(board) }
+  }
+
+  /// Gives the board's selection to nobody.
+  private func release(_ board: BoardName) throws {
+    let (r, selection) = try requestor(for: board)
+    let c = r.connection
     guard r.owner(of: selection) != nil else { return }
     // Any client may give a selection to None; the owner then gets
     // SelectionClear (pb's owner exits).

@@ -43,7 +43,7 @@ enum ClearCommand {
       return n
     }
     let backend = try BackendChoice.resolve(invocation).open()
-    for board in try invocation.boards() { try backend.clear(board, ifChangeCount: expected) }
+    try backend.clear(try invocation.boards(), ifChangeCount: expected)
     return 0
   }
 }

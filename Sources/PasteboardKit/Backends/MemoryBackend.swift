@@ -57,12 +57,17 @@ public final class MemoryBackend: PasteboardBackend {
     }
   }
 
-  public func clear(_ board: BoardName, ifChangeCount: UInt64?) throws {
-    let current = boards[board]?.contents.changeCount ?? 0
-    if let expected = ifChangeCount, expected != current {
-      throw PasteboardError.refused("board '\(board)' has changed (count \(current), expected \(expected))")
+  public func clear(_ names: [BoardName], ifChangeCount: UInt64?) throws {
+    for board in names {
+      let current = boards[board]?.contents.changeCount ?? 0
+      if let expected = ifChangeCount, expected != current {
+        throw PasteboardError.refused("board '\(board)' has changed (count \(current), expected \(expected)); nothing cleared")
+      }
     }
-    boards[board] = Board(contents: BoardContents(items: [], changeCount: current + 1, writtenAt: clock()))
+    for board in names {
+      let current = boards[board]?.contents.changeCount ?? 0
+      boards[board] = Board(contents: BoardContents(items: [], changeCount: current + 1, writtenAt: clock()))
+    }
   }
 
   public func changeCount(of board: BoardName) throws -> UInt64 {

@@ -5,8 +5,9 @@
 /// - a write replaces all items of each board it names and raises each
 ///   board's change count; the count never goes down;
 /// - reading a board never written gives no items and change count 0;
-/// - `clear(_:ifChangeCount:)` refuses with `.refused` when the count has
-///   moved on, and otherwise empties the board (a write: the count rises);
+/// - `clear(_:ifChangeCount:)` refuses with `.refused` when the count of
+///   any board it names has moved on, clearing none of them, and otherwise
+///   empties them all (a write: each count rises);
 /// - boards are independent namespaces.
 public protocol PasteboardBackend: AnyObject {
   /// A short name for messages and `pb info`: "memory", "file", "x11".
@@ -21,15 +22,23 @@ public protocol PasteboardBackend: AnyObject {
   ///   `.failed` on I/O errors; no board changes then.
   func write(_ items: [PasteboardItem], to boards: [BoardName], options: WriteOptions) throws
 
-  /// Empties the board, only if its change count is still `ifChangeCount`
-  /// when that is given.
-  func clear(_ board: BoardName, ifChangeCount: UInt64?) throws
+  /// Empties every board in `boards`, only if each one's change count is
+  /// still `ifChangeCount` when that is given: all of them or none.
+  /// - Throws: `.refused` naming the first board whose count moved on.
+  func clear(_ boards: [BoardName], ifChangeCount: UInt64?) throws
 
   /// The board's change count (UIPasteboard's `changeCount`).
   func changeCount(of board: BoardName) throws -> UInt64
 
   /// The boards that exist, sorted by name.
   func boardNames() throws -> [BoardName]
+}
+
+extension PasteboardBackend {
+  /// Empties one board (see `clear(_:ifChangeCount:)` for several).
+  public func clear(_ board: BoardName, ifChangeCount: UInt64?) throws {
+    try clear([board], ifChangeCount: ifChangeCount)
+  }
 }
 
 /// Lazily fetched content (after UIKit's item providers): the X11 backend

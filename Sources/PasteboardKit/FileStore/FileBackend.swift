@@ -172,15 +172,17 @@ public final class FileBackend: PasteboardBackend {
     }
   }
 
-  public func clear(_ board: BoardName, ifChangeCount: UInt64?) throws {
+  public func clear(_ boards: [BoardName], ifChangeCount: UInt64?) throws {
     try prepare()
     try withLock {
-      let previous = try BoardRecord.open(boardPath(board))?.record ?? BoardRecord()
-      if let expected = ifChangeCount, expected != previous.changeCount {
-        throw PasteboardError.refused(
-          "board '\(board)' has changed since (count \(previous.changeCount), expected \(expected)); not cleared")
+      let previous = try boards.map { try BoardRecord.open(boardPath($0))?.record ?? BoardRecord() }
+      for (board, record) in zip(boards, previous) {
+        if let expected = ifChangeCount, expected != record.changeCount {
+          throw PasteboardError.refused(
+            "board '\(board)' has changed since (count \(record.changeCount), expected \(expected)); nothing cleared")
+        }
       }
-      try replaceWithEmpty(board, record: previous)
+      for (board, record) in zip(boards, previous) { try replaceWithEmpty(board, record: record) }
     }
   }
 
