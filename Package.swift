@@ -4,7 +4,8 @@ import PackageDescription
 // One direction of dependency:
 //   pb -> PBCommandLine -> PasteboardKit
 // The core library (PasteboardKit) knows nothing of the command line and
-// imports no C library beyond Glibc.
+// imports no C library beyond glibc (CSystem only shows glibc's Linux
+// declarations to Swift).
 let package = Package(
   name: "pb",
   products: [
@@ -12,7 +13,8 @@ let package = Package(
     .library(name: "PasteboardKit", targets: ["PasteboardKit"]),
   ],
   targets: [
-    .target(name: "PasteboardKit"),
+    .systemLibrary(name: "CSystem"),
+    .target(name: "PasteboardKit", dependencies: ["CSystem"]),
     .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
     .target(name: "PasteboardX11", dependencies: ["PasteboardKit", "CX11"]),
     .target(name: "PBCommandLine", dependencies: ["PasteboardKit", "PasteboardX11"]),

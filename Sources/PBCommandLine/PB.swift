@@ -14,9 +14,9 @@ public enum PB {
     CountCommand.spec, HistoryCommand.spec, InfoCommand.spec, HelpCommand.spec,
   ]
 
-  /// Runs pb with `arguments` (argv, program name first); returns the exit
-  /// status.
-  public static func main(_ arguments: [String]) -> Int32 {
+  /// Runs pb with `arguments` (argv, program name first) on `io`; returns
+  /// the exit status.
+  public static func main(_ arguments: [String], io: CommandIO = .process) -> Int32 {
     if let status = ExpirySweeper.runIfRequested(arguments) ?? X11Support.runInternalCommand(arguments) {
       return status
     }
@@ -25,33 +25,34 @@ public enum PB {
     SignalCleanup.install()
     var quiet = false
     do {
-      let invocation = try Invocation.parse(Array(arguments.dropFirst()), commands: commands)
+      var invocation = try Invocation.parse(Array(arguments.dropFirst()), commands: commands)
+      invocation.io = io
       quiet = invocation.has("quiet")
       if invocation.has("version") {
-        try Output.print("pb \(version)\n")
+        try io.print("pb \(version)\n")
         return 0
       }
       guard let command = invocation.command else {
         if invocation.has("help") {
-          try Output.print(HelpCommand.overview())
+          try io.print(HelpCommand.overview())
           return 0
         }
         throw UsageError("no command given (see 'pb --help')")
       }
       if invocation.has("help") {
-        try Output.print(HelpCommand.text(for: command))
+        try io.print(HelpCommand.text(for: command))
         return 0
       }
       return try command.run(invocation)
     } catch let error as UsageError {
-      Output.complain(error.message)
+      io.complain(error.message)
       return ExitStatus.usage
     } catch let error as PasteboardError {
       let status = error.exitStatus
-      if !(quiet && status == ExitStatus.nothingThere) { Output.complain(error.description) }
+      if !(quiet && status == ExitStatus.nothingThere) { io.complain(error.description) }
       return status
     } catch {
-      Output.complain("\(error)")
+      io.complain("\(error)")
       return ExitStatus.failure
     }
   }

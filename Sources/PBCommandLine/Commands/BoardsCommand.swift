@@ -5,25 +5,42 @@ enum BoardsCommand {
   static let spec = CommandSpec(
     name: "boards", summary: "list the boards with their types, sizes and change counts", arguments: "",
     positionalRange: 0...0, options: [],
-    discussion: "Columns: name, change count, size in bytes of the first type, types (comma-separated).",
+    discussion: """
+      Columns: name, change count, size in bytes of the first type, types
+      (comma-separated). A board that cannot be read is listed with the reason
+      and the listing exits 7.
+      """,
     run: run)
 
   static func run(_ invocation: Invocation) throws -> Int32 {
     let backend = try BackendChoice.resolve(invocation).open()
     var rows: [JSON] = []
     var lines = ""
+    var unreadable: [(BoardName, PasteboardError)] = []
     for name in try backend.boardNames() {
-      let contents = try backend.read(name, purpose: .inspect)
+      let contents: BoardContents
+      do {
+        contents = try backend.read(name, purpose: .inspect)
+      } catch let error as PasteboardError {
+        unreadable.append((name, error))
+        rows.append(.object([("board", .string(name.rawValue)), ("error", .string(error.description))]))
+        lines += "\(name)\t-\t-\t(unreadable: \(VisibleText.escape(error.description)))\n"
+        continue
+      }
       let size = contents.items.first?.representations.first?.payload.knownCount
       rows.append(.object([
         ("board", .string(name.rawValue)), ("count", .unsigned(contents.changeCount)),
         ("size", size.map(JSON.number) ?? .null), ("types", .array(contents.types.map(JSON.string))),
         ("sensitive", .bool(contents.sensitive)),
       ]))
-      let types = contents.isEmpty ? "(empty)" : contents.types.joined(separator: ",")
+      let types = contents.isEmpty ? "(empty)" : VisibleText.escape(contents.types.joined(separator: ","))
       lines += "\(name)\t\(contents.changeCount)\t\(size.map(String.init) ?? "-")\t\(types)\n"
     }
-    try Output.print(invocation.has("json") ? JSON.array(rows).text + "\n" : lines)
+    try invocation.io.print(invocation.has("json") ? JSON.array(rows).text + "\n" : lines)
+    if let (name, error) = unreadable.first {
+      let others = unreadable.count > 1 ? " (and \(unreadable.count - 1) more)" : ""
+      throw PasteboardError.failed("board '\(name)' cannot be read\(others): \(error.description)")
+    }
     return 0
   }
 }

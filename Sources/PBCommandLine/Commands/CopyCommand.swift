@@ -11,7 +11,7 @@ enum CopyCommand {
       OptionSpec("type", short: "t", value: "MIME", "the content's type (default: detected from its bytes and name)"),
       OptionSpec("also", value: "MIME=FILE", repeatable: true, "add FILE as another representation of the item"),
       OptionSpec("trim-newline", short: "n", "drop one trailing newline"),
-      OptionSpec("append", "append to the board's text"),
+      OptionSpec("append", "append to the board's text (keeping its protection)"),
       OptionSpec("allow-empty", "copy empty input (otherwise the board is kept, exit 1)"),
       OptionSpec("sensitive", "a secret: never in history or on disk; hinted to clipboard managers"),
       OptionSpec("expire", value: "DURATION", "clear the board after DURATION if it still holds this"),
@@ -23,31 +23,35 @@ enum CopyCommand {
       With no FILE, or when FILE is -, standard input is read. Nothing is added
       or removed: no newline unless -n drops one. Empty input leaves the board
       unchanged and exits 1, so a failed command upstream cannot wipe it.
+      --append keeps the strictest protection of what it extends: sensitive
+      stays sensitive, the earlier expiry and the fewer pastes left apply.
       """,
     run: run)
 
   static func run(_ invocation: Invocation) throws -> Int32 {
     let boards = try invocation.boards()
-    let options = try writeOptions(invocation)
-    let explicitType = try invocation.value("type").map { t in try MIMEType.validate(t); return t }
+    var options = try writeOptions(invocation)
+    let explicitType = try invocation.value("type").map { t in try usage { try MIMEType.validate(t) }; return t }
+    if invocation.has("append") && boards.count > 1 {
+      throw UsageError("--append works on one board at a time (each board's text is its own)")
+    }
     let choice = try BackendChoice.resolve(invocation)
     let paths = invocation.positionals.isEmpty ? ["-"] : invocation.positionals
-    let inputs = try paths.map(InputFiles.open)
-    let extras = try invocation.all("also").map(extraRepresentation)
-    if invocation.has("trim-newline") { inputs.last?.stream.trimsTrailingNewline = true }
-    if isEmpty(inputs, trimming: invocation.has("trim-newline")) && !invocation.has("allow-empty") {
+    let stdin = invocation.io.input
+    let extras = try invocation.all("also").map { try extraRepresentation($0, standardInput: stdin) }
+    let input = try InputFiles.gather(paths, standardInput: stdin, trimmingNewline: invocation.has("trim-newline"))
+    if input.isEmpty && !invocation.has("allow-empty") {
       throw PasteboardError.nothingThere(
         "nothing to copy: the input is empty, so the board is unchanged (--allow-empty copies it)")
     }
     let backend = try choice.open()
-    var payload: Payload = inputs.count == 1 ? .stream(inputs[0].stream) : .concatenation(inputs.map { .stream($0.stream) })
+    var payload = input.payload
     var types: [String]
     if let explicitType {
       types = [explicitType]
     } else {
-      let first = inputs.first { !$0.stream.prefix.isEmpty } ?? inputs[0]
       let name = paths.count == 1 && paths[0] != "-" ? paths[0] : nil
-      types = TypeDetection.types(of: first.stream.prefix, fileName: name, complete: first.complete)
+      types = TypeDetection.types(of: input.head, fileName: name, complete: input.headIsComplete)
     }
     if invocation.has("append") {
       let current = try backend.read(boards[0], purpose: .inspect)
@@ -57,18 +61,12 @@ enum CopyCommand {
         }
         payload = .concatenation([text.payload, payload])
         types = [text.type]
+        options = options.keepingProtection(of: current)
       }
     }
     let item = PasteboardItem(types.map { Representation(type: $0, payload: payload) } + extras)
     try backend.write([item], to: boards, options: options)
     return 0
-  }
-
-  /// Whether the inputs hold nothing (or only the newline -n drops).
-  static func isEmpty(_ inputs: [InputFiles.Opened], trimming: Bool) -> Bool {
-    guard inputs.allSatisfy(\.complete) else { return false }
-    let total = inputs.reduce(0) { $0 + $1.stream.prefix.count }
-    return total == 0 || (trimming && total == 1 && inputs.contains { $0.stream.prefix == [0x0A] })
   }
 
   static func writeOptions(_ invocation: Invocation) throws -> WriteOptions {
@@ -77,23 +75,31 @@ enum CopyCommand {
       options.expiresAt = WallClock.nowMilliseconds() + (try usage { try DurationParser.milliseconds(text) })
     }
     if invocation.has("paste-once") { options.pasteLimit = 1 }
-    if let text = invocation.value("pastes") {
-      guard let n = Int(text), n > 0 else {
-        throw UsageError("--pastes needs a positive whole number, not '\(text)'")
-      }
-      options.pasteLimit = n
-    }
+    if let n: Int = try invocation.number("pastes", minimum: 1) { options.pasteLimit = n }
     return options
   }
 
   /// `--also MIME=FILE`: the whole file as another representation.
-  static func extraRepresentation(_ text: String) throws -> Representation {
+  static func extraRepresentation(_ text: String, standardInput: Descriptor) throws -> Representation {
     guard let eq = text.firstIndex(of: "="), eq != text.startIndex, text.index(after: eq) != text.endIndex else {
       throw UsageError("--also needs MIME=FILE, not '\(text)'")
     }
     let type = String(text[..<eq])
     try usage { try MIMEType.validate(type) }
-    let opened = try InputFiles.open(String(text[text.index(after: eq)...]))
-    return Representation(type: type, payload: .stream(opened.stream))
+    let stream = try InputFiles.whole(String(text[text.index(after: eq)...]), standardInput: standardInput)
+    return Representation(type: type, payload: .stream(stream))
+  }
+}
+
+extension WriteOptions {
+  /// These options, made at least as strict as the content they extend
+  /// (`--append`): sensitive if it was, the earlier expiry, the fewer
+  /// pastes left.
+  func keepingProtection(of current: BoardContents) -> WriteOptions {
+    var options = self
+    options.sensitive = sensitive || current.sensitive
+    if let expiry = current.expiresAt { options.expiresAt = min(expiresAt ?? expiry, expiry) }
+    if let left = current.pastesLeft { options.pasteLimit = min(pasteLimit ?? left, left) }
+    return options
   }
 }

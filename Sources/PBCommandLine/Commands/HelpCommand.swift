@@ -7,13 +7,13 @@ enum HelpCommand {
 
   static func run(_ invocation: Invocation) throws -> Int32 {
     guard let name = invocation.positionals.first else {
-      try Output.print(overview())
+      try invocation.io.print(overview())
       return 0
     }
     guard let command = PB.commands.first(where: { $0.name == name }) else {
       throw UsageError("no help for unknown command '\(name)' (see 'pb --help')")
     }
-    try Output.print(text(for: command))
+    try invocation.io.print(text(for: command))
     return 0
   }
 

@@ -8,9 +8,12 @@ enum HistoryCommand {
     options: [OptionSpec("clear", "forget the board's history")],
     discussion: """
       Columns: number (1 is the newest, and is the current content when it was
-      kept), change count, time, size, type, and a preview of text. Sensitive,
-      expiring and paste-limited content is never kept. PB_HISTORY_SIZE sets how
-      many entries a board keeps (default 20; 0 keeps none).
+      kept), change count, time, size, type, and a preview of text (control
+      characters shown as ^[ and the like). Sensitive, expiring and
+      paste-limited content is never kept. PB_HISTORY_SIZE sets how many
+      entries a board keeps (default 20; 0 keeps none), PB_HISTORY_ENTRY_MAX
+      the largest content kept (default 16M), PB_HISTORY_TOTAL_MAX the most a
+      board's history holds (default 64M).
       """,
     run: run)
 
@@ -26,28 +29,33 @@ enum HistoryCommand {
     var rows: [JSON] = []
     var lines = ""
     for entry in entries {
-      let rep = entry.contents.items.first?.representations.first
-      let size = rep?.payload.knownCount ?? 0
-      let preview = try rep.map(preview) ?? ""
-      let time = WallClock.localTimestamp(milliseconds: entry.contents.writtenAt ?? 0)
+      if let damage = entry.damage {
+        rows.append(.object([("number", .number(Int64(entry.number))), ("count", .unsigned(entry.changeCount)), ("damaged", .string(damage))]))
+        lines += "\(entry.number)\t\(entry.changeCount)\t-\t-\t-\t(damaged: \(VisibleText.escape(damage)))\n"
+        continue
+      }
+      let type = entry.types.first
+      let text = type.map(MIMEType.isText) ?? false
+      let time = WallClock.localTimestamp(milliseconds: entry.writtenAt)
       rows.append(.object([
-        ("number", .number(Int64(entry.number))), ("count", .unsigned(entry.contents.changeCount)),
-        ("time", .number(entry.contents.writtenAt ?? 0)), ("size", .number(size)),
-        ("types", .array(entry.contents.types.map(JSON.string))), ("preview", .string(preview)),
+        ("number", .number(Int64(entry.number))), ("count", .unsigned(entry.changeCount)),
+        ("time", .number(entry.writtenAt)), ("size", .number(entry.size)),
+        ("types", .array(entry.types.map(JSON.string))),
+        ("preview", .string(text ? String(decoding: entry.sample.prefix(240), as: UTF8.self) : "")),
       ]))
-      lines += "\(entry.number)\t\(entry.contents.changeCount)\t\(time)\t\(size)\t\(rep?.type ?? "-")\t\(preview)\n"
+      let preview = text ? VisibleText.preview(Array(entry.sample.prefix(240)), limit: 60) : ""
+      lines += "\(entry.number)\t\(entry.changeCount)\t\(time)\t\(entry.size)\t\(VisibleText.escape(type ?? "-"))\t\(preview)\n"
     }
-    try Output.print(invocation.has("json") ? JSON.array(rows).text + "\n" : lines)
-    return 0
+    try invocation.io.print(invocation.has("json") ? JSON.array(rows).text + "\n" : lines)
+    return entries.contains { $0.damage != nil } ? try damagedEntries(board, entries) : 0
   }
 
-  /// The N-th entry's contents, for `pb paste --history N`.
-  static func entry(_ number: Int, of board: BoardName, in backend: PasteboardBackend) throws -> BoardContents {
-    let entries = try fileBackend(backend).history(of: board)
-    guard number <= entries.count else {
-      throw PasteboardError.nothingThere("board '\(board)' has \(entries.count) history entries, not \(number)")
-    }
-    return entries[number - 1].contents
+  /// Reports damaged entries after listing the rest: a listing with a hole
+  /// in it is not a success.
+  private static func damagedEntries(_ board: BoardName, _ entries: [HistoryEntry]) throws -> Int32 {
+    let numbers = entries.filter { $0.damage != nil }.map { String($0.number) }
+    throw PasteboardError.failed(
+      "history entr\(numbers.count == 1 ? "y" : "ies") \(numbers.joined(separator: ", ")) of board '\(board)' cannot be read; 'pb history --clear' removes the board's history")
   }
 
   static func fileBackend(_ backend: PasteboardBackend) throws -> FileBackend {
@@ -55,13 +63,5 @@ enum HistoryCommand {
       throw PasteboardError.unavailable("history is kept by the file backend only (this is the \(backend.kind) backend)")
     }
     return file
-  }
-
-  /// The first 60 characters of text, on one line; empty for other types.
-  static func preview(_ rep: Representation) throws -> String {
-    guard MIMEType.isText(rep.type) else { return "" }
-    let head = String(decoding: try rep.payload.leadingBytes(240), as: UTF8.self)
-    let flat = String(head.map { $0 == "\n" || $0 == "\t" || $0 == "\r\n" ? " " : $0 })
-    return String(flat.prefix(60).reversed().drop(while: { $0 == " " }).reversed())
   }
 }

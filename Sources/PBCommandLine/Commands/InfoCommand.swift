@@ -9,16 +9,22 @@ enum InfoCommand {
 
   static func run(_ invocation: Invocation) throws -> Int32 {
     let choice = try BackendChoice.resolve(invocation)
-    let location = try? StoreLocation.fromEnvironment()
-    var storeState = "not set (PB_DIR, XDG_STATE_HOME and HOME are unset)"
-    if let location {
-      do {
-        try FileBackend(location: location).checkStore()
-        storeState = "usable"
-      } catch {
-        storeState = "unusable: \(error)"
-      }
+    let history = try FileBackendFactory.historyLimits()
+    var location: StoreLocation?
+    var storeState: String
+    do {
+      let found = try StoreLocation.fromEnvironment()
+      location = found
+      try FileBackend(location: found).checkStore()
+      storeState = "usable"
+    } catch {
+      storeState = "unusable: \(error)"
     }
+    let runtime = environmentValue("XDG_RUNTIME_DIR")
+    let sensitive =
+      runtime == nil
+      ? "(none: XDG_RUNTIME_DIR is unset)"
+      : runtime!.hasPrefix("/") ? runtime! + "/pb" : "(none: XDG_RUNTIME_DIR is not an absolute path)"
     let fields: [(String, String)] = [
       ("backend", choice.name),
       ("reason", choice.reason),
@@ -26,14 +32,16 @@ enum InfoCommand {
       ("store", location?.directory ?? "(none)"),
       ("store_source", location?.source ?? "(none)"),
       ("store_state", storeState),
-      ("sensitive_dir", environmentValue("XDG_RUNTIME_DIR").map { $0 + "/pb" } ?? "(none: XDG_RUNTIME_DIR is unset)"),
-      ("history_size", String((try? FileBackendFactory.historyLimit()) ?? 20)),
+      ("sensitive_dir", sensitive),
+      ("history_size", String(history.entries)),
+      ("history_entry_max", String(history.entryBytes)),
+      ("history_total_max", String(history.totalBytes)),
       ("version", PB.version),
     ]
     if invocation.has("json") {
-      try Output.print(JSON.object(fields.map { ($0.0, .string($0.1)) }).text + "\n")
+      try invocation.io.print(JSON.object(fields.map { ($0.0, .string($0.1)) }).text + "\n")
     } else {
-      try Output.print(fields.map { "\($0.0): \($0.1)\n" }.joined())
+      try invocation.io.print(fields.map { "\($0.0): \(VisibleText.escape($0.1))\n" }.joined())
     }
     return 0
   }

@@ -9,6 +9,8 @@ struct UsageError: Error {
 /// option table and the global options.
 struct Invocation {
   let command: CommandSpec?
+  /// The streams and terminal the command works with.
+  var io = CommandIO.process
   /// Values by long option name, in the order given.
   private(set) var values: [String: [String]] = [:]
   private(set) var positionals: [String] = []
@@ -111,10 +113,12 @@ struct Invocation {
       case .long(let name, let value):
         if value == nil, GlobalOptions.table.first(where: { $0.long == name })?.valueName != nil { i += 1 }
       case .shorts(let cluster):
-        if let last = cluster.last, cluster.count == 1,
-          GlobalOptions.table.first(where: { $0.short == last })?.valueName != nil
-        {
-          i += 1
+        // `-qb work`: the first letter that takes a value ends the
+        // cluster; its value is the rest, or the next token.
+        for (offset, letter) in cluster.enumerated() {
+          guard GlobalOptions.table.first(where: { $0.short == letter })?.valueName != nil else { continue }
+          if offset == cluster.count - 1 { i += 1 }
+          break
         }
       }
       i += 1

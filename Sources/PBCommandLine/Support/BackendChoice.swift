@@ -37,19 +37,28 @@ struct BackendChoice {
 /// Builds the file backend from the environment, with `pb`'s expiry sweeper.
 enum FileBackendFactory {
   static func make() throws -> FileBackend {
-    let backend = FileBackend(location: try StoreLocation.fromEnvironment(), historyLimit: try historyLimit())
-    backend.onExpiringWrite = { board, count, deadline in
-      ExpirySweeper.start(store: backend.location.directory, board: board, changeCount: count, deadline: deadline)
+    let backend = FileBackend(location: try StoreLocation.fromEnvironment(), history: try historyLimits())
+    backend.onExpiringWrite = { [weak backend] _ in
+      if let backend { ExpirySweeper.ensureRunning(for: backend) }
     }
     return backend
   }
 
-  /// `PB_HISTORY_SIZE`, default 20; 0 keeps no history.
-  static func historyLimit() throws -> Int {
-    guard let text = environmentValue("PB_HISTORY_SIZE") else { return 20 }
-    guard let n = Int(text), n >= 0 else {
-      throw PasteboardError.invalid("PB_HISTORY_SIZE is '\(text)', not a whole number")
+  /// The history limits: `PB_HISTORY_SIZE` entries (default 20; 0 keeps
+  /// none), none larger than `PB_HISTORY_ENTRY_MAX` (default 16M), at most
+  /// `PB_HISTORY_TOTAL_MAX` per board (default 64M).
+  /// - Throws: `.invalid` naming the variable and its bad value.
+  static func historyLimits() throws -> HistoryLimits {
+    var limits = HistoryLimits()
+    if let text = environmentValue("PB_HISTORY_SIZE") {
+      limits.entries = try WholeNumber.parse(text, as: Int.self, for: "PB_HISTORY_SIZE")
     }
-    return n
+    if let text = environmentValue("PB_HISTORY_ENTRY_MAX") {
+      limits.entryBytes = try ByteCount.parse(text, for: "PB_HISTORY_ENTRY_MAX")
+    }
+    if let text = environmentValue("PB_HISTORY_TOTAL_MAX") {
+      limits.totalBytes = try ByteCount.parse(text, for: "PB_HISTORY_TOTAL_MAX")
+    }
+    return limits
   }
 }

@@ -15,6 +15,13 @@ extension Invocation {
     }
     return names[0]
   }
+
+  /// The value of option `long` as a whole number of at least `minimum`
+  /// (usage error otherwise), or nil when the option was not given.
+  func number<T: FixedWidthInteger>(_ long: String, minimum: T = 0) throws -> T? {
+    guard let text = value(long) else { return nil }
+    return try usage { try WholeNumber.parse(text, as: T.self, for: "--" + long, minimum: minimum) }
+  }
 }
 
 /// Runs `body`, turning an `.invalid` value error into a usage error (exit 2).

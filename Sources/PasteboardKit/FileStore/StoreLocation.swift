@@ -4,9 +4,11 @@
 
 /// Where the file backend keeps its boards, and why there.
 ///
-/// `PB_DIR` wins; otherwise `$XDG_STATE_HOME/pb`, with XDG's default
-/// `~/.local/state/pb`. Clipboard content and its history are state in the
-/// XDG sense: worth keeping across restarts, not worth backing up.
+/// `PB_DIR` wins (it must be an absolute path); otherwise
+/// `$XDG_STATE_HOME/pb` (a relative value is ignored, as the XDG base
+/// directory specification says), with XDG's default `~/.local/state/pb`.
+/// Clipboard content and its history are state in the XDG sense: worth
+/// keeping across restarts, not worth backing up.
 public struct StoreLocation: Equatable {
   public let directory: String
   /// Which variable chose the directory, for `pb info`.
@@ -18,25 +20,30 @@ public struct StoreLocation: Equatable {
   }
 
   /// Resolves the location from the environment.
-  /// - Throws: `.unavailable` when neither `PB_DIR`, `XDG_STATE_HOME` nor
-  ///   `HOME` is set.
+  /// - Throws: `.unavailable` when `PB_DIR` is relative, or when neither
+  ///   `PB_DIR`, an absolute `XDG_STATE_HOME` nor an absolute `HOME` is set.
   public static func fromEnvironment() throws -> StoreLocation {
     if let dir = environmentValue("PB_DIR") {
+      guard dir.hasPrefix("/") else {
+        throw PasteboardError.unavailable(
+          "PB_DIR is '\(dir)', a relative path; set it to an absolute path (a store must not move with the working directory)")
+      }
       return StoreLocation(directory: dir, source: "PB_DIR")
     }
     if let state = environmentValue("XDG_STATE_HOME"), state.hasPrefix("/") {
       return StoreLocation(directory: state + "/pb", source: "XDG_STATE_HOME")
     }
-    if let home = environmentValue("HOME") {
+    if let home = environmentValue("HOME"), home.hasPrefix("/") {
       return StoreLocation(directory: home + "/.local/state/pb", source: "HOME")
     }
-    throw PasteboardError.unavailable("no store directory: PB_DIR, XDG_STATE_HOME and HOME are unset")
+    throw PasteboardError.unavailable(
+      "no store directory: PB_DIR, XDG_STATE_HOME and HOME are unset (or not absolute paths)")
   }
 }
 
 /// Checks that a directory is safe to keep clipboard content in: a real
 /// directory (not a link), owned by the current user, and writable by no
-/// one else. Creates it, mode 0700, when it is missing.
+/// one else. Creates it, mode 0700, when it is missing and `create` is set.
 /// - Throws: `.unavailable` naming the directory and the problem.
 func ensurePrivateDirectory(_ path: String, create: Bool = true) throws {
   var st = stat()
@@ -63,40 +70,15 @@ func ensurePrivateDirectory(_ path: String, create: Bool = true) throws {
   }
 }
 
-/// The directory for sensitive content: `$XDG_RUNTIME_DIR/pb`, which must be
-/// on a tmpfs so the content cannot outlive the session or reach a disk.
-/// - Throws: `.unavailable` explaining what is missing.
-func sensitiveDirectory() throws -> String {
-  guard let runtime = environmentValue("XDG_RUNTIME_DIR") else {
-    throw PasteboardError.unavailable(
-      "sensitive content needs a tmpfs to live in, and XDG_RUNTIME_DIR is unset")
+/// Creates a directory and any missing parents with mode 0700.
+func makeDirectories(_ path: String) throws {
+  var prefix = path.hasPrefix("/") ? "" : "."
+  for component in path.split(separator: "/") {
+    prefix += "/" + component
+    if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
+      let code = errno
+      let reason = code == EROFS || code == EACCES ? "the file system or directory is read-only for you: " : ""
+      throw PasteboardError.unavailable("cannot create directory \(prefix): \(reason)\(errnoText(code))")
+    }
   }
-  guard let fsType = fileSystemType(of: runtime) else {
-    throw PasteboardError.unavailable("XDG_RUNTIME_DIR \(runtime) is unusable: \(errnoText())")
-  }
-  guard fsType == "tmpfs" || fsType == "ramfs" else {
-    throw PasteboardError.unavailable(
-      "sensitive content is refused: XDG_RUNTIME_DIR \(runtime) is on \(fsType), not a tmpfs, so it could reach the disk")
-  }
-  let dir = runtime + "/pb"
-  try ensurePrivateDirectory(dir)
-  return dir
-}
-
-/// The type of the file system holding `path` (`tmpfs`, `ext4`, ...), from
-/// the longest matching mount point in `/proc/self/mounts`.
-func fileSystemType(of path: String) -> String? {
-  guard let resolved = realpath(path, nil) else { return nil }
-  let real = String(cString: resolved)
-  free(resolved)
-  guard let mounts = try? Descriptor.open("/proc/self/mounts", O_RDONLY).readToEnd() else { return nil }
-  var best: (point: String, type: String)?
-  for line in String(decoding: mounts, as: UTF8.self).split(separator: "\n") {
-    let fields = line.split(separator: " ")
-    guard fields.count >= 3 else { continue }
-    let point = String(fields[1])  // octal escapes (\040) only matter for odd mount points
-    let inside = point == "/" || real == point || real.hasPrefix(point + "/")
-    if inside && point.count >= (best?.point.count ?? -1) { best = (point, String(fields[2])) }
-  }
-  return best?.type
 }

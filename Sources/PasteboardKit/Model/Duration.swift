@@ -12,11 +12,14 @@ public enum DurationParser {
       scale = factor
       break
     }
-    guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-      let value = Double(number), value.isFinite, value * scale < 1e15
+    guard !number.isEmpty, number.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }),
+      number.utf8.first != 0x2E, let value = Double(number), value.isFinite
     else {
       throw PasteboardError.invalid("'\(text)' is not a duration (use e.g. 500ms, 30s, 5m, 1h)")
     }
+    // About 31,000 years: enough for any real expiry, and far from Int64's
+    // limit once added to the clock.
+    guard value * scale < 1e15 else { throw PasteboardError.invalid("the duration '\(text)' is too large") }
     return Int64((value * scale).rounded())
   }
 }

@@ -19,25 +19,49 @@ public struct FileRegion {
 /// A stream of input read once, front to back: standard input or a file
 /// being copied. `prefix` holds bytes already read from it (for type
 /// detection) that come before the rest of the descriptor.
+///
+/// A stream made from a path opens the file only when it is read and
+/// closes it right after, so that a copy of many files holds one open at a
+/// time.
 public final class InputStream {
-  public let source: Descriptor
   public let prefix: [UInt8]
   public let name: String
   /// Drop one trailing newline from the stream (`pb copy -n`).
   public var trimsTrailingNewline = false
   public private(set) var consumed = false
+  private var source: Descriptor?
+  private let path: String?
 
   public init(source: Descriptor, prefix: [UInt8] = [], name: String) {
     self.source = source
     self.prefix = prefix
     self.name = name
+    path = nil
   }
 
-  /// Marks the stream as read; a stream can be consumed only once.
-  func consume() throws {
+  /// The file at `path`, opened when the stream is read.
+  public init(path: String, name: String) {
+    self.path = path
+    self.name = name
+    prefix = []
+  }
+
+  /// Marks the stream as read and returns what to read it from; a stream
+  /// can be consumed only once.
+  func consume() throws -> Descriptor {
     if consumed { throw PasteboardError.failed("input \(name) was already read") }
     consumed = true
+    if let source { return source }
+    guard let path else { throw PasteboardError.failed("input \(name) has nothing to read") }
+    let fd = retryingOnInterrupt { open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY) }
+    guard fd >= 0 else { throw PasteboardError.failed("cannot read \(path): \(errnoText())") }
+    let opened = Descriptor(fd)
+    source = opened
+    return opened
   }
+
+  /// Lets go of the descriptor once the stream has been read.
+  func finish() { source = nil }
 }
 
 /// The bytes of one representation, wherever they live.
@@ -77,8 +101,9 @@ public indirect enum Payload {
     case .bytes(let b): return b
     case .region(let r): return try r.file.read(count: Int(r.length), at: r.offset)
     case .stream(let s):
-      try s.consume()
-      var all = s.prefix + (try s.source.readToEnd())
+      let source = try s.consume()
+      defer { s.finish() }
+      var all = s.prefix + (try source.readToEnd())
       if s.trimsTrailingNewline && all.last == 0x0A { all.removeLast() }
       return all
     case .concatenation(let parts):
@@ -114,12 +139,13 @@ public indirect enum Payload {
       try ByteCopier.copy(from: r.file, offset: r.offset, length: r.length, to: sink)
       return r.length
     case .stream(let s):
-      try s.consume()
+      let source = try s.consume()
+      defer { s.finish() }
       if s.trimsTrailingNewline {
-        return try ByteCopier.copyToEnd(from: s.source, after: s.prefix, droppingFinalNewlineTo: sink)
+        return try ByteCopier.copyToEnd(from: source, after: s.prefix, droppingFinalNewlineTo: sink)
       }
       try sink.writeAll(s.prefix)
-      return Int64(s.prefix.count) + (try ByteCopier.copyToEnd(from: s.source, to: sink))
+      return Int64(s.prefix.count) + (try ByteCopier.copyToEnd(from: source, to: sink))
     case .concatenation(let parts):
       return try parts.reduce(0) { $0 + (try $1.write(to: sink)) }
     case .provider(let p): return try p.write(to: sink)

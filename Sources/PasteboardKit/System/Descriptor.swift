@@ -89,21 +89,3 @@ public final class Descriptor {
     return st
   }
 }
-
-/// Creates a directory and any missing parents with mode 0700.
-func makeDirectories(_ path: String) throws {
-  var prefix = path.hasPrefix("/") ? "" : "."
-  for component in path.split(separator: "/") {
-    prefix += "/" + component
-    if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
-      throw PasteboardError.unavailable("cannot create directory \(prefix): \(errnoText())")
-    }
-  }
-}
-
-/// The environment variable `name`, or nil when unset or empty.
-public func environmentValue(_ name: String) -> String? {
-  guard let raw = getenv(name) else { return nil }
-  let value = String(cString: raw)
-  return value.isEmpty ? nil : value
-}

@@ -6,33 +6,60 @@
 /// over it when complete, so that the destination holds the old content or
 /// the new, never a mix, and a failure leaves nothing behind.
 ///
-/// While it exists its path is registered so that SIGINT, SIGTERM and
-/// SIGHUP remove it (see `SignalCleanup`).
+/// While it exists its writer holds an exclusive `flock` on it: a sweep
+/// (`sweepStale`) removes only temporary files that nobody holds, which
+/// tells a killed writer from a live one even when the writer runs in
+/// another PID namespace (containers sharing a home directory), where its
+/// process id would mean nothing. Its path is also registered so that
+/// SIGINT, SIGTERM and SIGHUP remove it (see `SignalCleanup`).
 public final class TemporaryFile {
   public let path: String
   public let descriptor: Descriptor
   private var finished = false
 
-  /// Names beginning with this are pb's temporary files; a store sweep
-  /// removes the ones whose process is gone.
+  /// Names beginning with this are pb's temporary files.
   public static let prefix = ".pb-tmp-"
   private static var serial = 0
 
-  /// Creates `dir/.pb-tmp-PID-N`, mode 0600 (or `mode`).
-  public init(in dir: String, mode: mode_t = 0o600) throws {
-    TemporaryFile.serial += 1
-    let name = "\(TemporaryFile.prefix)\(getpid())-\(TemporaryFile.serial)-\(WallClock.monotonicMilliseconds() % 100_000)"
-    let path = dir + "/" + name
-    self.path = path
-    let fd = retryingOnInterrupt { open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode) }
-    if fd < 0 {
-      let code = errno
-      if code == ENOENT || code == ENOTDIR {
-        throw PasteboardError.failed("cannot write into \(dir): \(errnoText(code))")
-      }
-      throw systemFailure("create a file in", dir, code: code)
+  /// What a failure to create the file in `dir` (with errno `code`)
+  /// reports; by default a failure of the write (exit 7).
+  public typealias Failure = (_ dir: String, _ code: Int32) -> PasteboardError
+
+  public static let writeFailure: Failure = { dir, code in
+    if code == ENOENT || code == ENOTDIR {
+      return .failed("cannot write into \(dir): \(errnoText(code))")
     }
-    descriptor = Descriptor(fd)
+    return .failed("cannot create a file in \(dir): \(errnoText(code))")
+  }
+
+  /// Creates and locks `dir/.pb-tmp-…`, mode 0600 (or `mode`, less the
+  /// umask).
+  public init(in dir: String, mode: mode_t = 0o600, failure: Failure = TemporaryFile.writeFailure) throws {
+    var attempt = 0
+    while true {
+      attempt += 1
+      TemporaryFile.serial += 1
+      let name = "\(TemporaryFile.prefix)\(getpid())-\(TemporaryFile.serial)-\(WallClock.monotonicMilliseconds() % 1_000_000)"
+      let candidate = dir + "/" + name
+      let fd = retryingOnInterrupt { open(candidate, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode) }
+      if fd < 0 {
+        let code = errno
+        if code == EEXIST && attempt < 100 { continue }
+        throw failure(dir, code)
+      }
+      let file = Descriptor(fd)
+      _ = retryingOnInterrupt { flock(fd, LOCK_EX) }
+      // A sweep may have taken the file between the open and the lock: the
+      // name must still be this file.
+      var named = stat()
+      let own = try file.status()
+      if lstat(candidate, &named) == 0 && named.st_ino == own.st_ino && named.st_dev == own.st_dev {
+        path = candidate
+        descriptor = file
+        break
+      }
+      if attempt >= 100 { throw failure(dir, EAGAIN) }
+    }
     SignalCleanup.register(path)
   }
 
@@ -57,17 +84,25 @@ public final class TemporaryFile {
     SignalCleanup.unregister(path)
   }
 
-  /// Removes temporary files in `dir` left by processes that no longer run.
+  /// Removes pb's temporary files in `dir` that no live writer holds.
+  /// Never follows a link: a planted link or FIFO named like a temporary
+  /// file is removed as a name, never opened through.
   static func sweepStale(in dir: String) {
     guard let handle = opendir(dir) else { return }
     defer { closedir(handle) }
     while let entry = readdir(handle) {
       let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
       guard name.hasPrefix(prefix) else { continue }
-      let pidText = name.dropFirst(prefix.count).prefix { $0 != "-" }
-      if let pid = Int32(pidText), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH {
-        unlink(dir + "/" + name)
+      let path = dir + "/" + name
+      let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
+      if fd < 0 {
+        if errno == ELOOP { unlink(path) }
+        continue
       }
+      defer { close(fd) }
+      var st = stat()
+      guard fstat(fd, &st) == 0 else { continue }
+      if st.st_mode & S_IFMT != S_IFREG || flock(fd, LOCK_EX | LOCK_NB) == 0 { unlink(path) }
     }
   }
 }
@@ -77,7 +112,7 @@ public final class TemporaryFile {
 public enum SignalCleanup {
   // A fixed C buffer: a signal handler may only touch memory that needs no
   // allocation or locking.
-  private static let capacity = 4
+  private static let capacity = 64
   private static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
     let p = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
     p.initialize(repeating: nil, count: capacity)
