@@ -44,13 +44,48 @@ struct PBRunner {
 
   func cleanUp() { try? FileManager.default.removeItem(atPath: root) }
 
-  /// Runs `pb` with `arguments`; standard input is `input` (or empty).
+  /// How long one run may take before it counts as a hang: the run is
+  /// killed and the test fails (a hang must fail a test, never stall CI).
+  static let defaultLimit: Double = 60
+
+  /// Runs `pb` with `arguments`; standard input is `input` (or empty), or
+  /// the file `inputFile`.
   @discardableResult
-  func run(_ arguments: [String], input: Data = Data(), inputFile: String? = nil) throws -> Result {
+  func run(
+    _ arguments: [String], input: Data = Data(), inputFile: String? = nil, limit: Double = PBRunner.defaultLimit,
+    file: StaticString = #filePath, line: UInt = #line
+  ) throws -> Result {
+    var stdin = inputFile
+    let inputPath = root + "/.in-\(UUID().uuidString)"
+    if stdin == nil {
+      FileManager.default.createFile(atPath: inputPath, contents: input)
+      stdin = inputPath
+    }
+    defer { try? FileManager.default.removeItem(atPath: inputPath) }
+    return try execute(PBRunner.executable, arguments, environment: environment, stdin: stdin!, limit: limit, file: file, line: line)
+  }
+
+  /// Runs a shell command line with this runner's environment and `pb` on
+  /// PATH (for pipelines and resource limits), in the runner's directory.
+  @discardableResult
+  func shell(_ script: String, limit: Double = PBRunner.defaultLimit, file: StaticString = #filePath, line: UInt = #line) throws -> Result {
+    var env = environment
+    env["PATH"] = URL(fileURLWithPath: PBRunner.executable).deletingLastPathComponent().path + ":" + (env["PATH"] ?? "")
+    return try execute("/bin/bash", ["-c", script], environment: env, stdin: "/dev/null", limit: limit, file: file, line: line)
+  }
+
+  /// Runs `program` with its output and error in files (so that a
+  /// background process holding them cannot stall the test), and kills it
+  /// (with its process group) if it runs past `limit` seconds.
+  private func execute(
+    _ program: String, _ arguments: [String], environment: [String: String], stdin: String, limit: Double,
+    file: StaticString, line: UInt
+  ) throws -> Result {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: PBRunner.executable)
+    process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
     process.environment = environment
+    process.currentDirectoryURL = URL(fileURLWithPath: root)
     let out = root + "/.out-\(UUID().uuidString)"
     let err = out + ".err"
     FileManager.default.createFile(atPath: out, contents: nil)
@@ -61,49 +96,22 @@ struct PBRunner {
     }
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
-    if let inputFile {
-      process.standardInput = FileHandle(forReadingAtPath: inputFile)
-    } else {
-      let inputPath = out + ".in"
-      FileManager.default.createFile(atPath: inputPath, contents: input)
-      defer { try? FileManager.default.removeItem(atPath: inputPath) }
-      process.standardInput = FileHandle(forReadingAtPath: inputPath)
-    }
+    process.standardInput = FileHandle(forReadingAtPath: stdin)
+    let ended = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in ended.signal() }
     try process.run()
-    process.waitUntilExit()
+    if ended.wait(timeout: .now() + limit) == .timedOut {
+      kill(-process.processIdentifier, SIGKILL)
+      kill(process.processIdentifier, SIGKILL)
+      ended.wait()
+      XCTFail("\(([program] + arguments).joined(separator: " ")) did not finish within \(limit) s", file: file, line: line)
+    }
     return Result(
       status: process.terminationStatus,
       stdout: try Data(contentsOf: URL(fileURLWithPath: out)),
       stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
   }
-
-  /// Runs a shell command line with this runner's environment and `pb` on
-  /// PATH (for pipelines and resource limits).
-  @discardableResult
-  func shell(_ script: String) throws -> Result {
-    var env = environment
-    env["PATH"] = URL(fileURLWithPath: PBRunner.executable).deletingLastPathComponent().path + ":" + (env["PATH"] ?? "")
-    var runner = self
-    runner.environment = env
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = ["-c", script]
-    process.environment = env
-    process.currentDirectoryURL = URL(fileURLWithPath: root)
-    let pipe = Pipe()
-    let errPipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = errPipe
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let out = pipe.fileHandleForReading.readDataToEndOfFile()
-    let err = errPipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    _ = runner
-    return Result(status: process.terminationStatus, stdout: out, stderr: String(decoding: err, as: UTF8.self))
-  }
 }
-
 /// Asserts a `pb` result's exit status and that an error is one `pb:` line.
 func assertStatus(_ result: PBRunner.Result, _ status: Int32, file: StaticString = #filePath, line: UInt = #line) {
   XCTAssertEqual(result.status, status, "stderr: \(result.stderr)", file: file, line: line)
