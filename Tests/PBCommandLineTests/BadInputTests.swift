@@ -160,10 +160,12 @@ final class BadInputTests: XCTestCase {
 
   /// A copy interrupted after it has streamed into its temporary file
   /// (past the 64 KiB read for type detection) removes the file, whichever
-  /// of SIGTERM, SIGINT and SIGHUP ends it.
+  /// of SIGTERM, SIGINT and SIGHUP ends it. (`set -m`: a script's
+  /// background job otherwise starts with SIGINT ignored.)
   func testInterruptedCopyLeavesNothingBehind() throws {
     for (signal, status) in [("TERM", 143), ("INT", 130), ("HUP", 129)] {
       let result = try pb.shell("""
+        set -m
         mkfifo input-\(signal); pb copy < input-\(signal) & pid=$!
         exec 3> input-\(signal); head -c 300000 /dev/zero >&3
         for i in $(seq 250); do
@@ -176,6 +178,22 @@ final class BadInputTests: XCTestCase {
       XCTAssertEqual(result.text, "streamed 1\nstatus \(status)\ngeneral\n", "SIG\(signal): \(result.stderr)")
       try assertBoardUntouched()
     }
+  }
+
+  /// A signal the caller ignores (`nohup`) stays ignored: pb's cleanup
+  /// handler does not take it over.
+  func testIgnoredHangupStaysIgnored() throws {
+    let result = try pb.shell("""
+      mkfifo input; nohup pb copy < input > /dev/null 2>&1 & pid=$!
+      exec 3> input; printf 'survives a hangup' >&3
+      # Wait until pb has set its handlers: SIGTERM (bit 15) is caught.
+      for i in $(seq 250); do
+        (( 0x$(awk '/^SigCgt/ {print $2}' /proc/$pid/status) & 0x4000 )) && break; sleep 0.02
+      done
+      kill -HUP $pid; exec 3>&-; wait $pid; echo "status $?"
+      """)
+    XCTAssertEqual(result.text, "status 0\n", result.stderr)
+    XCTAssertEqual(try pb.run(["paste"]).text, "survives a hangup")
   }
 
   func testHelpWorksWithNoDisplayAndNoStore() throws {
