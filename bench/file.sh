@@ -224,18 +224,30 @@ def large_part():
     big_size = os.path.getsize(BIG)
     copy_store = os.path.join(WORK, "store-copy")
     big_store = os.path.join(WORK, "store-paste")
+    # A store that is never emptied: each copy replaces the last one, with
+    # history on (the defaults), as a user's store is.
+    kept_store = os.path.join(WORK, "store-kept")
     empty_store(copy_store)
     empty_store(big_store)
+    empty_store(kept_store)
     run([PB, "--backend", "file", "copy", BIG], environment(big_store))
     settle()
 
     def board_size(store):
         return os.path.getsize(os.path.join(store, "boards", "general"))
 
-    def check_board(r):
+    def check_board(r, store=None):
         # The board file is the payload followed by a short trailer.
-        if not 0 <= board_size(copy_store) - big_size < 4096:
+        if not 0 <= board_size(store or copy_store) - big_size < 4096:
             sys.exit("bench: the board does not hold the %d bytes copied" % big_size)
+
+    def check_kept(r):
+        check_board(r, kept_store)
+        # History keeps no content above its per-entry limit: the store
+        # holds one payload however many copies went before.
+        held = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(kept_store) for f in fs)
+        if held > big_size + (64 << 20):
+            sys.exit("bench: the kept store holds %d bytes after repeated copies" % held)
 
     checked = set()
     def check_output(name):
@@ -258,6 +270,11 @@ def large_part():
 
     envcp = environment(copy_store)
     envbig = environment(big_store)
+    envkept = environment(kept_store)
+
+    def settled():
+        remove(OUT)
+        settle()
     large_cases = [
         {"name": "cp FILE out", "argv": [CP, BIG, OUT], "env": envcp,
          "before": fresh, "after": check_output("cp")},
@@ -265,6 +282,8 @@ def large_part():
          "redirect": {"stdin": BIG}, "before": fresh, "after": check_board},
         {"name": "pb copy FILE", "argv": [PB, "--backend", "file", "copy", BIG], "env": envcp,
          "before": fresh, "after": check_board},
+        {"name": "pb copy, kept", "argv": [PB, "--backend", "file", "copy", BIG], "env": envkept,
+         "before": settled, "after": check_kept},
         {"name": "pb paste > out", "argv": [PB, "--backend", "file", "paste"], "env": envbig,
          "redirect": {"stdout": OUT}, "before": fresh, "after": check_output("pb paste > out")},
         {"name": "pb paste -o out", "argv": [PB, "--backend", "file", "paste", "-o", OUT], "env": envbig,
@@ -272,7 +291,7 @@ def large_part():
     ]
     print("bench: large cases (%d MiB), %d alternated runs each" % (big_size >> 20, BIG_RUNS), file=sys.stderr)
     large = interleave(large_cases, BIG_RUNS, 1, run_measured)
-    remove(OUT, copy_store)
+    remove(OUT, copy_store, kept_store)
 
     cp_time = median(large["cp FILE out"])
     print("%d MiB payload, %d alternated runs of each (plus one warm-up round);" % (big_size >> 20, BIG_RUNS))
