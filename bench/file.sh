@@ -241,13 +241,13 @@ def large_part():
         if not 0 <= board_size(store or copy_store) - big_size < 4096:
             sys.exit("bench: the board does not hold the %d bytes copied" % big_size)
 
+    kept_held = [0]
     def check_kept(r):
         check_board(r, kept_store)
         # History keeps no content above its per-entry limit: the store
         # holds one payload however many copies went before.
         held = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(kept_store) for f in fs)
-        if held > big_size + (64 << 20):
-            sys.exit("bench: the kept store holds %d bytes after repeated copies" % held)
+        kept_held[0] = max(kept_held[0], held)
 
     checked = set()
     def check_output(name):
@@ -313,6 +313,9 @@ def large_part():
         best = min(x[0] for x in s)
         print(hdr % (name, secs(t), secs(best), "%.0f" % (big_size / 2**20 / t), "%.2fx" % ratio, "<= 1.5x",
                      "%.2fx" % (best / cp_best), mib(rss), "<= 32 MiB", verdict(ok)))
+    kept_ok = kept_held[0] <= big_size + (64 << 20)
+    print("  pb copy, kept: the store held at most %.1f MiB over %d copies of %d MiB (target <= payload + 64 MiB): %s"
+          % (kept_held[0] / 2**20, BIG_RUNS + 1, big_size >> 20, verdict(kept_ok)))
     print("  every run, in seconds:")
     for c in large_cases:
         print("    %-16s %s" % (c["name"], " ".join("%.3f" % x[0] for x in large[c["name"]])))
