@@ -15,7 +15,7 @@ final class SelectionOwner {
     case replaced
     case expired
     case pasteLimitReached
-    /// SIGTERM, SIGINT, or the caller's stop descriptor.
+    /// SIGTERM or SIGINT.
     case stopped
   }
 
