@@ -75,6 +75,27 @@ final class BinaryAndSizeTests: X11TestCase {
     XCTAssertTrue(trace.contains("ends INCR to") && trace.contains("after \(2 * c) bytes"), trace)
   }
 
+  /// Other programs get chunks of 256 KiB (Tk reads no more than about
+  /// 400,000 bytes from one property); pb's own paste, which names the
+  /// property PB_SELECTION, gets 1 MiB chunks.
+  func testChunkSizeDependsOnTheRequestor() throws {
+    let text = [UInt8](repeating: UInt8(ascii: "c"), count: 3 << 20)
+    let log = "\(Tools.scratch)/chunks-\(UUID().uuidString).log"
+    try sh("$PB copy < \(Tools.file(text))", env: ["PB_X11_LOG": log])
+    XCTAssertTrue(try sh("xclip -selection clipboard -o").stdout == text)
+    let fromXclip = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+    XCTAssertTrue(fromXclip.contains("starts INCR of \(3 << 20) bytes") && fromXclip.contains("in chunks of 262144"), fromXclip)
+    XCTAssertFalse(fromXclip.contains("in chunks of 1048576"), fromXclip)
+    XCTAssertTrue(try sh("$PB paste").stdout == text)
+    let fromPB = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+    XCTAssertTrue(fromPB.contains("in chunks of 1048576"), fromPB)
+    // Up to 256 KiB goes in one piece to everyone.
+    try sh("$PB copy < \(Tools.file(Array(text.prefix(256 << 10))))", env: ["PB_X11_LOG": log])
+    XCTAssertEqual(try sh("xclip -selection clipboard -o").stdout.count, 256 << 10)
+    let oneShot = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+    XCTAssertTrue(oneShot.contains("sends UTF8_STRING in one piece (262144 bytes)"), oneShot)
+  }
+
   /// xsel sends by INCR above 4000 bytes, xclip above about 1 MiB on Xvfb.
   func testReadingPeersAroundTheirBoundaries() throws {
     for size in [3999, 4000, 4001, 8000, 8001] {

@@ -54,11 +54,19 @@ final class X11UnitTests: XCTestCase {
     XCTAssertEqual(OwnerStatus.decode(String(OwnerStatus.encode(e).dropLast())), e)
   }
 
-  func testChunkSizeFollowsTheServer() {
-    let s = X11Settings()
-    XCTAssertEqual(s.chunkSize(maxRequestBytes: 16_777_212), 1 << 20)
-    XCTAssertEqual(s.chunkSize(maxRequestBytes: 262_140), 261_116)
-    XCTAssertEqual(s.chunkSize(maxRequestBytes: 262_140) % 4, 0)
+  /// pb's requestor gets 1 MiB chunks, every other at most 256 KiB (Tk
+  /// reads at most about 400,000 bytes from one property), and neither
+  /// more than the server takes.
+  func testChunkSizeFollowsTheRequestorAndTheServer() {
+    var s = X11Settings()
+    XCTAssertEqual(s.chunkSize(maxRequestBytes: 16_777_212, forPB: true), 1 << 20)
+    XCTAssertEqual(s.chunkSize(maxRequestBytes: 16_777_212, forPB: false), 256 << 10)
+    XCTAssertEqual(s.chunkSize(maxRequestBytes: 262_140, forPB: true), 261_116)
+    XCTAssertEqual(s.chunkSize(maxRequestBytes: 262_140, forPB: false), 261_116)
+    XCTAssertEqual(s.chunkSize(maxRequestBytes: 262_140, forPB: true) % 4, 0)
+    s.chunkSize = 4096
+    XCTAssertEqual(s.chunkSize(maxRequestBytes: 16_777_212, forPB: true), 4096, "PB_X11_CHUNK_SIZE sets both")
+    XCTAssertEqual(s.chunkSize(maxRequestBytes: 16_777_212, forPB: false), 4096)
   }
 
   func testServerTimesWrap() {

@@ -13,7 +13,8 @@ struct Atoms {
   let saveTargets, clipboardManager, delete, null, utf8String, text: Atom
   let mimeUTF8Text, mimePlainText, passwordHint: Atom
   /// pb's transfer properties on its own window (never one per request:
-  /// atoms are never freed).
+  /// atoms are never freed). `transfer` (`PB_SELECTION`) also tells a pb
+  /// owner that the requestor is pb, which takes larger chunks.
   let transfer, timestampProperty, targetsProperty: Atom
   /// A property on a pb owner's window holding its TIMESTAMP, so that a
   /// reader learns it from the server without waking the owner.

@@ -40,8 +40,9 @@ extension SelectionOwner {
       guard let offer = offers.offer(for: target) else { return false }
       if offer.isPaste && pasteLimitReached { return false }
       let (type, bytes) = offers.data(for: offer)
-      if bytes.count > chunkSize {
-        return startTransfer(type: type, bytes: bytes, isPaste: offer.isPaste, to: requestor, property)
+      let chunk = chunkSize(for: property)
+      if bytes.count > chunk {
+        return startTransfer(type: type, bytes: bytes, chunkSize: chunk, isPaste: offer.isPaste, to: requestor, property)
       }
       guard fenced({ XChangeProperty(connection.display, requestor, property, type, 8, PropModeReplace, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(bytes.count)) }, requestor, property, bytes: bytes.count) else {
         return false

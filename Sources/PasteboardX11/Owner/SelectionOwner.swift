@@ -28,7 +28,9 @@ final class SelectionOwner {
   let offers: OfferedTargets
   let settings: X11Settings
   let sensitive: Bool
-  let chunkSize: Int
+  /// The INCR threshold and chunk size for pb's own requestor and for
+  /// every other (see `X11Settings.chunkSize(maxRequestBytes:forPB:)`).
+  let chunkSizes: (pb: Int, others: Int)
   /// Replies at least this large are fenced (XSync, then a look at the
   /// errors) before the requestor is told: ICCCM 2.5's BadAlloc check.
   static let fenceThreshold = 64 * 1024
@@ -56,7 +58,10 @@ final class SelectionOwner {
     expiresAt = options.expiresAt
     pasteLimit = options.pasteLimit
     owned = selections
-    chunkSize = settings.chunkSize(maxRequestBytes: connection.maxRequestBytes)
+    chunkSizes = (
+      settings.chunkSize(maxRequestBytes: connection.maxRequestBytes, forPB: true),
+      settings.chunkSize(maxRequestBytes: connection.maxRequestBytes, forPB: false)
+    )
     offers = OfferedTargets(content: content, sensitive: options.sensitive, connection: connection)
   }
 
@@ -76,7 +81,7 @@ final class SelectionOwner {
         "cannot own the \(s.name) selection: the X server gave it to another program (DISPLAY is \(c.displayName))")
     }
     try c.checkAlive()
-    OwnerLog.note("owns \(owned.map(\.name).joined(separator: ",")) at \(ownedAt), chunk size \(chunkSize)")
+    OwnerLog.note("owns \(owned.map(\.name).joined(separator: ",")) at \(ownedAt), chunk sizes \(chunkSizes.pb) for pb, \(chunkSizes.others) for others")
   }
 
   /// Serves until the end. SIGTERM and SIGINT (once `StopSignals` is
@@ -194,6 +199,13 @@ final class SelectionOwner {
         endTransfer(key, completed: false)
       }
     }
+  }
+
+  /// The chunk size for a requestor that asked for `property`: pb's
+  /// requestor always names pb's transfer property, other programs their
+  /// own (xclip `XCLIP_OUT`, GTK `GDK_SELECTION`, Qt `_QT_SELECTION`).
+  func chunkSize(for property: Atom) -> Int {
+    property == connection.atoms.transfer ? chunkSizes.pb : chunkSizes.others
   }
 
   var pasteLimitReached: Bool {
