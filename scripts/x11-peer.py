@@ -5,6 +5,9 @@ Usage: x11-peer.py MODE [ARGS]   (DISPLAY names the display)
 
   mute              own CLIPBOARD and never answer a request
   string-only TEXT  own CLIPBOARD offering only TARGETS and STRING (Latin-1)
+  compound-only     own CLIPBOARD offering only TARGETS and COMPOUND_TEXT
+                    ("hé日本!", with an escape to JIS X 0208)
+  no-targets TEXT   own CLIPBOARD, refuse TARGETS and serve UTF8_STRING
   stall SIZE        own CLIPBOARD, answer UTF8_STRING by INCR, send one
                     chunk, then go silent
   multiple          ask the CLIPBOARD owner for MULTIPLE
@@ -62,10 +65,12 @@ def reply(d, req, prop):
     d.flush()
 
 
-def serve_string_only(d, w, text):
+def serve(d, w, offers, list_targets=True):
+    """Owns CLIPBOARD and serves `offers` ({target: (type, bytes)}) and,
+    when `list_targets`, TARGETS; refuses everything else."""
     clip, ts = own(d, w)
-    targets, string = atom(d, "TARGETS"), Xatom.STRING
-    data = text.encode("latin-1")
+    targets = atom(d, "TARGETS")
+    offered = {atom(d, name): (atom(d, kind), data) for name, (kind, data) in offers.items()}
     while True:
         e = d.next_event()
         if e.type == X.SelectionClear:
@@ -73,11 +78,12 @@ def serve_string_only(d, w, text):
         if e.type != X.SelectionRequest:
             continue
         prop = e.property or e.target
-        if e.target == targets:
-            e.requestor.change_property(prop, Xatom.ATOM, 32, [targets, string])
+        if e.target == targets and list_targets:
+            e.requestor.change_property(prop, Xatom.ATOM, 32, [targets] + list(offered))
             reply(d, e, prop)
-        elif e.target == string:
-            e.requestor.change_property(prop, string, 8, data)
+        elif e.target in offered:
+            kind, data = offered[e.target]
+            e.requestor.change_property(prop, kind, 8, data)
             reply(d, e, prop)
         else:
             reply(d, e, X.NONE)
@@ -283,7 +289,13 @@ def main():
     if mode == "mute":
         serve_mute(d, w)
     elif mode == "string-only":
-        serve_string_only(d, w, sys.argv[2])
+        serve(d, w, {"STRING": ("STRING", sys.argv[2].encode("latin-1"))})
+    elif mode == "compound-only":
+        # "hé日本!": Latin-1 in GR, then JIS X 0208 designated to G1.
+        ct = b"h\xe9\x1b$)B\xc6\xfc\xcb\xdc\x1b-A!"
+        serve(d, w, {"COMPOUND_TEXT": ("COMPOUND_TEXT", ct)})
+    elif mode == "no-targets":
+        serve(d, w, {"UTF8_STRING": ("UTF8_STRING", sys.argv[2].encode())}, list_targets=False)
     elif mode == "stall":
         serve_stall(d, w, int(sys.argv[2]))
     elif mode == "multiple":

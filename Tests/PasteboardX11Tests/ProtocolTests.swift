@@ -37,7 +37,7 @@ final class ProtocolTests: X11TestCase {
     let targets = try sh("xclip -selection clipboard -o -t TARGETS").text
     XCTAssertTrue(targets.contains("x-kde-passwordManagerHint"), targets)
     XCTAssertEqual(try sh("xclip -selection clipboard -o -t x-kde-passwordManagerHint").text, "secret")
-    XCTAssertEqual(try sh("$PB types").text, "text/plain;charset=utf-8\n")
+    XCTAssertEqual(try sh("$PB types").text, "text/plain;charset=utf-8\ntext/plain\n", "the hint is no type")
   }
 
   func testPasteOnceCountsOnlyDataConversions() throws {

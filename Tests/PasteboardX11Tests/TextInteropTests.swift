@@ -51,7 +51,9 @@ final class TextInteropTests: X11TestCase {
     let targets = try sh("xclip -selection clipboard -o -t TARGETS").text.split(separator: "\n").map(String.init)
     XCTAssertEqual(
       targets, ["TARGETS", "TIMESTAMP", "MULTIPLE", "SAVE_TARGETS", "UTF8_STRING", "text/plain;charset=utf-8", "text/plain", "STRING", "TEXT"])
-    XCTAssertEqual(try sh("$PB types").text, "text/plain;charset=utf-8\n")
+    // text/plain is a MIME type of its own; the X targets fold into
+    // text/plain;charset=utf-8.
+    XCTAssertEqual(try sh("$PB types").text, "text/plain;charset=utf-8\ntext/plain\n")
   }
 
   func testTypesFromXselAndXclipOwners() throws {
@@ -99,14 +101,36 @@ final class TextInteropTests: X11TestCase {
     XCTAssertEqual(r.status, 0, r.stderr)
     XCTAssertEqual(r.text, "café")
   }
+
+  /// COMPOUND_TEXT is one of X's text targets: shown as UTF-8 text and
+  /// converted, escape sequences and all.
+  func testCompoundTextOnlyOwnerIsReadAsUTF8() throws {
+    try startPeer("compound-only")
+    XCTAssertEqual(try sh("$PB types").text, "text/plain;charset=utf-8\n")
+    let r = try sh("$PB paste")
+    XCTAssertEqual(r.status, 0, r.stderr)
+    XCTAssertEqual(r.text, "hé日本!")
+  }
+
+  /// An owner that refuses TARGETS is asked for UTF8_STRING, then STRING.
+  func testOwnerRefusingTargetsIsAskedForText() throws {
+    try startPeer("no-targets 'no list ✓'")
+    XCTAssertEqual(try sh("$PB types").text, "text/plain;charset=utf-8\n")
+    let r = try sh("$PB paste")
+    XCTAssertEqual(r.status, 0, r.stderr)
+    XCTAssertEqual(r.text, "no list ✓")
+  }
 }
 
 /// The python3-xlib helper in scripts/.
 enum Peer {
-  static var script: String {
+  /// The repository's scripts/ directory.
+  static var scriptDirectory: String {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("scripts/x11-peer.py").path
+      .deletingLastPathComponent().appendingPathComponent("scripts").path
   }
+
+  static var script: String { "\(scriptDirectory)/x11-peer.py" }
 
   static var command: String { "/usr/bin/python3 \(script)" }
 }

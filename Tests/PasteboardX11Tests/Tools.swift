@@ -118,6 +118,11 @@ enum Tools {
     (try? spawnAndWait(["/bin/sh", "-c", script], environment: ["PATH=/usr/bin:/bin"], stdin: "/dev/null", stdout: "/dev/null", stderr: "/dev/null")) ?? -1
   }
 
+  /// The text of a file, or "" when it cannot be read.
+  static func contents(of path: String) -> String {
+    (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+  }
+
   /// Writes `bytes` to a scratch file and returns its path.
   static func file(_ bytes: [UInt8], name: String = UUID().uuidString) -> String {
     let p = "\(scratch)/\(name)"

@@ -75,11 +75,23 @@ final class X11UnitTests: XCTestCase {
     XCTAssertTrue(serverTime(0xFFFF_FFF0, isEarlierThan: 5), "wrapped")
   }
 
-  func testTextTargetsFold() {
-    XCTAssertTrue(TargetFolding.isTextTarget("UTF8_STRING"))
-    XCTAssertTrue(TargetFolding.isTextTarget("text/plain;charset=UTF-8"))
-    XCTAssertTrue(TargetFolding.isTextTarget("TEXT"))
-    XCTAssertFalse(TargetFolding.isTextTarget("text/html"))
-    XCTAssertFalse(TargetFolding.isTextTarget("image/png"))
+  /// Every MIME target is a type of its own; only X's text targets (and
+  /// the MIME name of UTF-8 text) fold into text/plain;charset=utf-8,
+  /// where the first of them stands, fetched from the best of them.
+  func testOnlyXTextTargetsFold() {
+    func types(_ targets: [String]) -> [String] { TargetFolding.plan(targets).map(\.type) }
+    let utf8 = "text/plain;charset=utf-8"
+    // GTK 3, Qt 5 and Tk owners of text.
+    let gtk = [
+      "TIMESTAMP", "TARGETS", "MULTIPLE", "SAVE_TARGETS", "UTF8_STRING", "COMPOUND_TEXT", "TEXT", "STRING", utf8, "text/plain",
+    ]
+    XCTAssertEqual(types(gtk), [utf8, "text/plain"])
+    XCTAssertEqual(TargetFolding.plan(gtk).first?.targets, ["UTF8_STRING", utf8, "STRING", "TEXT", "COMPOUND_TEXT"])
+    XCTAssertEqual(types(["text/plain", "UTF8_STRING", "STRING", "TEXT", "TARGETS", "MULTIPLE", "TIMESTAMP"]), ["text/plain", utf8])
+    XCTAssertEqual(types(["MULTIPLE", "TARGETS", "TIMESTAMP", "TK_APPLICATION", "TK_WINDOW", "UTF8_STRING", "STRING"]), [utf8])
+    XCTAssertEqual(types(["COMPOUND_TEXT"]), [utf8], "COMPOUND_TEXT is text too")
+    XCTAssertEqual(types(["text/html", "text/plain;charset=UTF-8", "image/png", "PIXMAP"]), ["text/html", utf8, "image/png"])
+    XCTAssertEqual(types(["TARGETS", "x-kde-passwordManagerHint", "PIXMAP"]), [])
+    XCTAssertEqual(TargetFolding.plan(["STRING", "TEXT"]).first?.targets, ["STRING", "TEXT"])
   }
 }

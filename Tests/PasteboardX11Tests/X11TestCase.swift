@@ -27,12 +27,20 @@ class X11TestCase: XCTestCase {
   }
 
   override func tearDown() {
+    for pid in peers { kill(pid, SIGKILL) }
+    peers = []
+    probe = nil
     if let display {
       for pid in Tools.owners(on: display) { kill(pid, SIGKILL) }
       display.stop()
     }
     display = nil
   }
+
+  /// Peers started by `startPeer`, stopped after the test.
+  private var peers: [pid_t] = []
+  /// A connection of the test's own, for looking at selections.
+  private var probe: XConnection?
 
   /// Runs a script on this test's display.
   @discardableResult
@@ -45,14 +53,64 @@ class X11TestCase: XCTestCase {
   /// - Returns: the file that collects its output.
   @discardableResult
   func startPeer(_ arguments: String) throws -> String {
+    try startPeer(command: "\(Peer.command) \(arguments)")
+  }
+
+  /// Starts `command` in the background on this display, to be killed
+  /// after the test, and waits until it prints "ready" (or ends).
+  /// - Returns: the file that collects its output.
+  @discardableResult
+  func startPeer(command: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
     let log = "\(Tools.scratch)/peer-\(UUID().uuidString)"
-    try sh("(\(Peer.command) \(arguments) > \(log) 2>&1 &); for i in $(seq 300); do grep -q ready \(log) && break; sleep 0.1; done")
-    let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-    guard output.contains("ready") else {
-      XCTFail("the python3-xlib peer '\(arguments)' did not start: \(output)")
+    try sh("(\(command) > \(log) 2>&1 & echo $! > \(log).pid)")
+    guard let pid = pid_t(Tools.contents(of: "\(log).pid").trimmingCharacters(in: .whitespacesAndNewlines)) else {
+      XCTFail("the peer '\(command)' did not start", file: file, line: line)
       throw TestFailure("peer did not start")
     }
+    peers.append(pid)
+    let ready = Tools.eventually(10_000) { Tools.contents(of: log).contains("ready") || kill(pid, 0) != 0 || isZombie(pid) }
+    guard ready, Tools.contents(of: log).contains("ready") else {
+      XCTFail("the peer '\(command)' did not get ready: \(Tools.contents(of: log))", file: file, line: line)
+      throw TestFailure("peer did not get ready")
+    }
     return log
+  }
+
+  /// The window that owns `selection` now, or nil.
+  func owner(of selection: String = "CLIPBOARD") throws -> UInt? {
+    let c = try probeConnection()
+    return SelectionRequestor(connection: c, answerMilliseconds: 1000, idleMilliseconds: 1000, selectionName: selection)
+      .owner(of: c.atom(selection))
+  }
+
+  /// Whether `window` is a pb owner's (it publishes its TIMESTAMP).
+  func isPBOwner(_ window: UInt) throws -> Bool {
+    backend().publishedTimestamp(of: window, on: try probeConnection()) != nil
+  }
+
+  private func probeConnection() throws -> XConnection {
+    if let probe { return probe }
+    let c = try XConnection(name: display.name)
+    probe = c
+    return c
+  }
+
+  /// Runs a peer's copy (`xclip -i`, `xsel -i`), checks that it succeeded,
+  /// and waits until a program other than pb owns `selection` anew and,
+  /// unless `pbOwnersLeft`, no pb owner is left: the state from which a
+  /// paste shows that the peer handed the data to pb.
+  func peerCopies(
+    _ script: String, selection: String = "CLIPBOARD", pbOwnersLeft: Bool = false,
+    file: StaticString = #filePath, line: UInt = #line
+  ) throws {
+    let before = try owner(of: selection)
+    let r = try sh(script)
+    XCTAssertEqual(r.status, 0, "\(script): \(r.stderr)", file: file, line: line)
+    let taken = Tools.eventually(5000) {
+      guard let now = try? owner(of: selection), now != before, (try? isPBOwner(now)) == false else { return false }
+      return pbOwnersLeft || Tools.owners(on: display).isEmpty
+    }
+    XCTAssertTrue(taken, "'\(script)' did not leave the \(selection) selection to a peer", file: file, line: line)
   }
 
   func backend(timeout: Int64? = nil) -> X11Backend {
