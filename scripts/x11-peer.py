@@ -8,6 +8,9 @@ Usage: x11-peer.py MODE [ARGS]   (DISPLAY names the display)
   compound-only     own CLIPBOARD offering only TARGETS and COMPOUND_TEXT
                     ("hé日本!", with an escape to JIS X 0208)
   no-targets TEXT   own CLIPBOARD, refuse TARGETS and serve UTF8_STRING
+  text-owner NAME TEXT
+                    own the selection NAME offering TARGETS and UTF8_STRING
+  text-reader NAME  print the UTF8_STRING of the selection NAME
   stall SIZE        own CLIPBOARD, answer UTF8_STRING by INCR, send one
                     chunk, then go silent
   multiple          ask the CLIPBOARD owner for MULTIPLE
@@ -23,6 +26,11 @@ Usage: x11-peer.py MODE [ARGS]   (DISPLAY names the display)
   mute-manager      own CLIPBOARD_MANAGER and never answer
   bogus             send the CLIPBOARD owner a SelectionRequest naming a
                     window that does not exist; print "sent"
+  steal NAME        wait for the next window another program creates (a
+                    pb copy's), then, holding the server, let the clock
+                    run on past that program's timestamp and take the
+                    selection NAME: the program's own claim, made with the
+                    older time, is ignored; print "stole"
   manager           a clipboard manager: own CLIPBOARD_MANAGER; on
                     SAVE_TARGETS fetch the CLIPBOARD's UTF8_STRING, take
                     CLIPBOARD and serve it; print "saved <n> bytes"
@@ -40,8 +48,8 @@ def atom(d, name):
     return d.intern_atom(name)
 
 
-def own(d, w):
-    clip = atom(d, "CLIPBOARD")
+def own(d, w, name="CLIPBOARD"):
+    clip = atom(d, name)
     w.change_property(Xatom.WM_NAME, Xatom.STRING, 8, b"", X.PropModeAppend)
     d.flush()
     while True:
@@ -65,10 +73,10 @@ def reply(d, req, prop):
     d.flush()
 
 
-def serve(d, w, offers, list_targets=True):
-    """Owns CLIPBOARD and serves `offers` ({target: (type, bytes)}) and,
+def serve(d, w, offers, list_targets=True, selection="CLIPBOARD"):
+    """Owns `selection` and serves `offers` ({target: (type, bytes)}) and,
     when `list_targets`, TARGETS; refuses everything else."""
-    clip, ts = own(d, w)
+    clip, ts = own(d, w, selection)
     targets = atom(d, "TARGETS")
     offered = {atom(d, name): (atom(d, kind), data) for name, (kind, data) in offers.items()}
     while True:
@@ -178,6 +186,15 @@ def ask_multiple(d, w):
             print(label, d.get_atom_name(v.property_type), bytes(v.value).hex())
 
 
+def ask_text(d, w, name):
+    w.convert_selection(atom(d, name), atom(d, "UTF8_STRING"), atom(d, "PB_TEXT"), X.CurrentTime)
+    d.flush()
+    e = wait_notify(d, w)
+    if e is None or e.property == X.NONE:
+        sys.exit("refused")
+    sys.stdout.write(bytes(read_prop(w, e.property).value).decode())
+
+
 def ask_stale(d, w):
     clip = atom(d, "CLIPBOARD")
     prop = atom(d, "PB_STALE")
@@ -225,6 +242,28 @@ def vanish(d):
         w.destroy()
         d.sync()
     print("done")
+
+
+def steal(d, w, name):
+    sel = atom(d, name)
+    d.screen().root.change_attributes(event_mask=X.SubstructureNotifyMask)
+    d.sync()
+    print("ready", flush=True)
+    while d.next_event().type != X.CreateNotify:
+        pass
+    # The creator took its time when it created the window; its requests
+    # wait while the server is grabbed.
+    d.grab_server()
+    d.sync()
+    time.sleep(0.005)
+    w.set_selection_owner(sel, X.CurrentTime)
+    d.ungrab_server()
+    d.sync()
+    print("stole", flush=True)
+    while True:
+        e = d.next_event()
+        if e.type == X.SelectionRequest:
+            reply(d, e, X.NONE)
 
 
 def run_manager(d, w):
@@ -294,6 +333,10 @@ def main():
         # "hé日本!": Latin-1 in GR, then JIS X 0208 designated to G1.
         ct = b"h\xe9\x1b$)B\xc6\xfc\xcb\xdc\x1b-A!"
         serve(d, w, {"COMPOUND_TEXT": ("COMPOUND_TEXT", ct)})
+    elif mode == "text-owner":
+        serve(d, w, {"UTF8_STRING": ("UTF8_STRING", sys.argv[3].encode())}, selection=sys.argv[2])
+    elif mode == "text-reader":
+        ask_text(d, w, sys.argv[2])
     elif mode == "no-targets":
         serve(d, w, {"UTF8_STRING": ("UTF8_STRING", sys.argv[2].encode())}, list_targets=False)
     elif mode == "stall":
@@ -320,6 +363,8 @@ def main():
         bogus(d, w)
     elif mode == "manager":
         run_manager(d, w)
+    elif mode == "steal":
+        steal(d, w, sys.argv[2])
     elif mode == "vanish":
         vanish(d)
     else:
