@@ -10,11 +10,11 @@ final class TextInteropTests: X11TestCase {
   }
 
   func testTextInFromXclipAndXsel() throws {
-    try sh("printf 'from xclip' | xclip -selection clipboard -i >/dev/null 2>&1")
+    try peerCopies("printf 'from xclip' | xclip -selection clipboard -i >/dev/null 2>&1")
     var r = try sh("$PB paste")
     XCTAssertEqual(r.status, 0, r.stderr)
     XCTAssertEqual(r.text, "from xclip")
-    try sh("printf 'from xsel' | xsel -b -i >/dev/null 2>&1")
+    try peerCopies("printf 'from xsel' | xsel -b -i >/dev/null 2>&1")
     r = try sh("$PB paste")
     XCTAssertEqual(r.status, 0, r.stderr)
     XCTAssertEqual(r.text, "from xsel")
@@ -28,9 +28,10 @@ final class TextInteropTests: X11TestCase {
     XCTAssertEqual(try sh("$PB paste").text, text)
     // STRING is Latin-1: é is 0xE9, the rest '?'.
     XCTAssertEqual(try sh("xclip -selection clipboard -o -t STRING").stdout, [0x68, 0xE9, 0x6C, 0x6C, 0x6F, 0x20, 0x3F, 0x20, 0x3F, 0x3F])
-    try sh("printf '%s' '\(text)' | xclip -selection clipboard -i >/dev/null 2>&1")
+    // From each peer, with pb's owner gone.
+    try peerCopies("printf '%s' '\(text)' | xclip -selection clipboard -i >/dev/null 2>&1")
     XCTAssertEqual(try sh("$PB paste").text, text)
-    try sh("printf '%s' '\(text)' | xsel -b -i >/dev/null 2>&1")
+    try peerCopies("printf '%s' '\(text)' | xsel -b -i >/dev/null 2>&1")
     XCTAssertEqual(try sh("$PB paste").text, text)
   }
 
@@ -42,7 +43,7 @@ final class TextInteropTests: X11TestCase {
     try sh("printf sec | $PB copy -b secondary")
     XCTAssertEqual(try sh("xsel -s -o").text, "sec")
     // Losing one selection keeps the other served.
-    try sh("printf other | xclip -selection clipboard -i >/dev/null 2>&1")
+    try peerCopies("printf other | xclip -selection clipboard -i >/dev/null 2>&1", pbOwnersLeft: true)
     XCTAssertEqual(try sh("$PB paste -b primary").text, "both")
   }
 
@@ -57,9 +58,9 @@ final class TextInteropTests: X11TestCase {
   }
 
   func testTypesFromXselAndXclipOwners() throws {
-    try sh("printf x | xsel -b -i >/dev/null 2>&1")
+    try peerCopies("printf x | xsel -b -i >/dev/null 2>&1")
     XCTAssertEqual(try sh("$PB types").text, "text/plain;charset=utf-8\n")
-    try sh("printf x | xclip -selection clipboard -i -t text/html >/dev/null 2>&1")
+    try peerCopies("printf x | xclip -selection clipboard -i -t text/html >/dev/null 2>&1")
     XCTAssertEqual(try sh("$PB types").text, "text/html\n")
   }
 
