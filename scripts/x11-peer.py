@@ -3,7 +3,8 @@
 
 Usage: x11-peer.py MODE [ARGS]   (DISPLAY names the display)
 
-  mute              own CLIPBOARD and never answer a request
+  mute              own CLIPBOARD and never answer a request; print
+                    "request TARGET" for each
   string-only TEXT  own CLIPBOARD offering only TARGETS and STRING (Latin-1)
   compound-only     own CLIPBOARD offering only TARGETS and COMPOUND_TEXT
                     ("hé日本!", with an escape to JIS X 0208)
@@ -18,6 +19,8 @@ Usage: x11-peer.py MODE [ARGS]   (DISPLAY names the display)
                     result as lines "P1 <type> <hex>" etc.
   stale             ask for UTF8_STRING with a time 1000 ms before the
                     owner's TIMESTAMP; print "refused" or "served"
+  stall-reader      ask for the CLIPBOARD's UTF8_STRING, let the first INCR
+                    chunk come and never acknowledge it; print "ready"
   vanish            create a window, ask for UTF8_STRING into it, and
                     destroy the window at once
   obsolete          ask for UTF8_STRING naming no property (an obsolete
@@ -37,6 +40,7 @@ Usage: x11-peer.py MODE [ARGS]   (DISPLAY names the display)
 
 Owners print "ready" on standard output once they own the selection.
 """
+import select
 import sys
 import time
 
@@ -103,6 +107,31 @@ def serve_mute(d, w):
         e = d.next_event()
         if e.type == X.SelectionClear:
             return
+        if e.type == X.SelectionRequest:
+            print("request", d.get_atom_name(e.target), flush=True)
+
+
+def stall_reader(d, w):
+    """Asks for the CLIPBOARD's UTF8_STRING by INCR, lets the first chunk
+    come and never acknowledges it (never deletes the property), its
+    window alive."""
+    prop = atom(d, "PB_STALLED")
+    w.convert_selection(atom(d, "CLIPBOARD"), atom(d, "UTF8_STRING"), prop, X.CurrentTime)
+    d.flush()
+    e = wait_notify(d, w)
+    if e is None or e.property == X.NONE:
+        sys.exit("refused")
+    if w.get_full_property(prop, X.AnyPropertyType).property_type != atom(d, "INCR"):
+        sys.exit("not INCR")
+    w.delete_property(prop)  # starts the transfer
+    d.flush()
+    while True:
+        pe = d.next_event()
+        if pe.type == X.PropertyNotify and pe.atom == prop and pe.state == X.PropertyNewValue:
+            break
+    print("ready", flush=True)
+    while True:
+        d.next_event()
 
 
 def serve_stall(d, w, size):
@@ -135,16 +164,21 @@ def serve_stall(d, w, size):
             reply(d, e, X.NONE)
 
 
+def next_event_until(d, end):
+    """The next event, or None at time `end` (waits on the connection)."""
+    while not d.pending_events():
+        left = end - time.time()
+        if left <= 0 or not select.select([d.fileno()], [], [], left)[0]:
+            return None
+    return d.next_event()
+
+
 def wait_notify(d, w, limit=5.0):
     end = time.time() + limit
-    while time.time() < end:
-        if d.pending_events():
-            e = d.next_event()
-            if e.type == X.SelectionNotify:
-                return e
-        else:
-            time.sleep(0.005)
-    return None
+    while True:
+        e = next_event_until(d, end)
+        if e is None or e.type == X.SelectionNotify:
+            return e
 
 
 def read_prop(w, prop):
@@ -310,14 +344,10 @@ def run_manager(d, w):
 def wait_notify_for(d, w, limit=5.0):
     """Waits for a SelectionNotify for window w, answering nothing else."""
     end = time.time() + limit
-    while time.time() < end:
-        if d.pending_events():
-            e = d.next_event()
-            if e.type == X.SelectionNotify and e.requestor == w:
-                return e
-        else:
-            time.sleep(0.002)
-    return None
+    while True:
+        e = next_event_until(d, end)
+        if e is None or (e.type == X.SelectionNotify and e.requestor == w):
+            return e
 
 
 def main():
@@ -367,6 +397,8 @@ def main():
         steal(d, w, sys.argv[2])
     elif mode == "vanish":
         vanish(d)
+    elif mode == "stall-reader":
+        stall_reader(d, w)
     else:
         sys.exit("unknown mode " + mode)
 

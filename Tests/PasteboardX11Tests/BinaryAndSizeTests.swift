@@ -69,7 +69,7 @@ final class BinaryAndSizeTests: X11TestCase {
       XCTAssertEqual(try sh("xsel -b -o").stdout, text, "xsel at \(size)")
       XCTAssertEqual(try sh("$PB paste", env: env).stdout, text, "pb at \(size)")
     }
-    let trace = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+    let trace = Tools.contents(of: log)
     XCTAssertTrue(trace.contains("sends UTF8_STRING in one piece (\(c) bytes)"), trace)
     XCTAssertTrue(trace.contains("starts INCR of \(c + 1) bytes"), trace)
     XCTAssertTrue(trace.contains("ends INCR to") && trace.contains("after \(2 * c) bytes"), trace)
@@ -83,16 +83,16 @@ final class BinaryAndSizeTests: X11TestCase {
     let log = "\(Tools.scratch)/chunks-\(UUID().uuidString).log"
     try sh("$PB copy < \(Tools.file(text))", env: ["PB_X11_LOG": log])
     XCTAssertTrue(try sh("xclip -selection clipboard -o").stdout == text)
-    let fromXclip = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+    let fromXclip = Tools.contents(of: log)
     XCTAssertTrue(fromXclip.contains("starts INCR of \(3 << 20) bytes") && fromXclip.contains("in chunks of 262144"), fromXclip)
     XCTAssertFalse(fromXclip.contains("in chunks of 1048576"), fromXclip)
     XCTAssertTrue(try sh("$PB paste").stdout == text)
-    let fromPB = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+    let fromPB = Tools.contents(of: log)
     XCTAssertTrue(fromPB.contains("in chunks of 1048576"), fromPB)
     // Up to 256 KiB goes in one piece to everyone.
     try sh("$PB copy < \(Tools.file(Array(text.prefix(256 << 10))))", env: ["PB_X11_LOG": log])
     XCTAssertEqual(try sh("xclip -selection clipboard -o").stdout.count, 256 << 10)
-    let oneShot = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+    let oneShot = Tools.contents(of: log)
     XCTAssertTrue(oneShot.contains("sends UTF8_STRING in one piece (262144 bytes)"), oneShot)
   }
 
@@ -118,7 +118,7 @@ final class BinaryAndSizeTests: X11TestCase {
     let env = ["PB_X11_CHUNK_SIZE": "16000000", "PB_X11_LOG": "\(Tools.scratch)/oneshot-\(UUID().uuidString).log"]
     try sh("$PB copy -t application/octet-stream < \(path)", env: env)
     XCTAssertTrue(try sh("$PB paste -t application/octet-stream").stdout == data)
-    let log = (try? String(contentsOfFile: env["PB_X11_LOG"]!, encoding: .utf8)) ?? ""
+    let log = Tools.contents(of: env["PB_X11_LOG"] ?? "")
     XCTAssertTrue(log.contains("in one piece (\(12 << 20) bytes)"), log)
   }
 

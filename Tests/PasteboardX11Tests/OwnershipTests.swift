@@ -14,7 +14,7 @@ final class OwnershipTests: X11TestCase {
       try peerCopies("printf previous | xclip -selection clipboard -i >/dev/null 2>&1")
       let peer = try startPeer("steal work")
       let r = try sh("printf new | $PB copy -b general,work")
-      XCTAssertTrue(Tools.eventually(2000) { Tools.contents(of: peer).contains("stole") }, Tools.contents(of: peer))
+      XCTAssertTrue(Tools.eventually(2000) { peer.output.contains("stole") }, peer.output)
       if r.status == 0 { continue }  // pb owned both before the peer moved
       XCTAssertEqual(r.status, 7, r.stderr)
       XCTAssertEqual(

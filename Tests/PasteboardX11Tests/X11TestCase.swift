@@ -27,7 +27,8 @@ class X11TestCase: XCTestCase {
   }
 
   override func tearDown() {
-    for pid in peers { kill(pid, SIGKILL) }
+    // Only what still runs on this test's display (a pid may be reused).
+    for pid in peers where display.map({ Tools.runs(pid, on: $0) }) ?? false { kill(pid, SIGKILL) }
     peers = []
     probe = nil
     if let display {
@@ -37,7 +38,8 @@ class X11TestCase: XCTestCase {
     display = nil
   }
 
-  /// Peers started by `startPeer`, stopped after the test.
+  /// Processes started by `background` (peers among them), stopped after
+  /// the test.
   private var peers: [pid_t] = []
   /// A connection of the test's own, for looking at selections.
   private var probe: XConnection?
@@ -48,33 +50,53 @@ class X11TestCase: XCTestCase {
     try Tools.shell(script, display: display, input: input, environment: env, limit: limit)
   }
 
+  /// A peer started by `startPeer`.
+  struct RunningPeer {
+    let pid: pid_t
+    /// The file that collects its standard output and error.
+    let log: String
+    var output: String { Tools.contents(of: log) }
+  }
+
   /// Starts the python3-xlib peer (scripts/x11-peer.py) with `arguments`
   /// in the background and waits until it owns what it should.
-  /// - Returns: the file that collects its output.
   @discardableResult
-  func startPeer(_ arguments: String) throws -> String {
+  func startPeer(_ arguments: String) throws -> RunningPeer {
     try startPeer(command: "\(Peer.command) \(arguments)")
   }
 
   /// Starts `command` in the background on this display, to be killed
   /// after the test, and waits until it prints "ready" (or ends).
-  /// - Returns: the file that collects its output.
   @discardableResult
-  func startPeer(command: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+  func startPeer(command: String, file: StaticString = #filePath, line: UInt = #line) throws -> RunningPeer {
     let log = "\(Tools.scratch)/peer-\(UUID().uuidString)"
-    try sh("(\(command) > \(log) 2>&1 & echo $! > \(log).pid)")
-    guard let pid = pid_t(Tools.contents(of: "\(log).pid").trimmingCharacters(in: .whitespacesAndNewlines)) else {
-      XCTFail("the peer '\(command)' did not start", file: file, line: line)
-      throw TestFailure("peer did not start")
-    }
-    peers.append(pid)
-    let ready = Tools.eventually(10_000) { Tools.contents(of: log).contains("ready") || kill(pid, 0) != 0 || isZombie(pid) }
+    let pid = try background("\(command) > \(log) 2>&1", file: file, line: line)
+    let ready = Tools.eventually(10_000) { Tools.contents(of: log).contains("ready") || hasEnded(pid) }
     guard ready, Tools.contents(of: log).contains("ready") else {
       XCTFail("the peer '\(command)' did not get ready: \(Tools.contents(of: log))", file: file, line: line)
       throw TestFailure("peer did not get ready")
     }
-    return log
+    return RunningPeer(pid: pid, log: log)
   }
+
+  /// Starts `command` (a shell command list) in the background on this
+  /// display, to be killed after the test.
+  /// - Returns: its process id (that of the command itself when it is one
+  ///   simple command, which the subshell runs in its place).
+  @discardableResult
+  func background(_ command: String, env: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) throws -> pid_t {
+    let pidFile = "\(Tools.scratch)/pid-\(UUID().uuidString)"
+    try sh("(\(command)) & echo $! > \(pidFile)", env: env)
+    guard let pid = pid_t(Tools.contents(of: pidFile).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+      XCTFail("'\(command)' did not start", file: file, line: line)
+      throw TestFailure("did not start")
+    }
+    peers.append(pid)
+    return pid
+  }
+
+  /// Whether `pid` has exited.
+  func hasEnded(_ pid: pid_t) -> Bool { kill(pid, 0) != 0 || isZombie(pid) }
 
   /// The window that owns `selection` now, or nil.
   func owner(of selection: String = "CLIPBOARD") throws -> UInt? {
