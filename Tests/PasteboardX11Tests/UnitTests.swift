@@ -69,6 +69,25 @@ final class X11UnitTests: XCTestCase {
     XCTAssertEqual(s.chunkSize(maxRequestBytes: 16_777_212, forPB: false), 4096)
   }
 
+  /// An owner gives up a reader that stops taking chunks after 30 s (the
+  /// mechanism is tested in RobustnessTests with a shorter limit):
+  /// `--timeout` changes only the reading side, PB_X11_IDLE_TIMEOUT both.
+  func testOwnersWaitThirtySecondsForAStalledReader() {
+    let saved = environmentValue("PB_X11_IDLE_TIMEOUT")
+    defer {
+      if let saved { setenv("PB_X11_IDLE_TIMEOUT", saved, 1) } else { unsetenv("PB_X11_IDLE_TIMEOUT") }
+    }
+    unsetenv("PB_X11_IDLE_TIMEOUT")
+    XCTAssertEqual(X11Settings.fromEnvironment().ownerIdleMilliseconds, 30_000)
+    XCTAssertEqual(X11Settings.fromEnvironment().idleMilliseconds, 10_000)
+    let withTimeout = X11Backend(displayName: ":0", timeoutMilliseconds: 800).settings
+    XCTAssertEqual(withTimeout.ownerIdleMilliseconds, 30_000)
+    XCTAssertEqual(withTimeout.idleMilliseconds, 800)
+    setenv("PB_X11_IDLE_TIMEOUT", "1500ms", 1)
+    XCTAssertEqual(X11Settings.fromEnvironment().ownerIdleMilliseconds, 1500)
+    XCTAssertEqual(X11Backend(displayName: ":0", timeoutMilliseconds: 800).settings.idleMilliseconds, 1500)
+  }
+
   func testServerTimesWrap() {
     XCTAssertTrue(serverTime(10, isEarlierThan: 20))
     XCTAssertFalse(serverTime(20, isEarlierThan: 10))
