@@ -88,6 +88,15 @@ final class X11UnitTests: XCTestCase {
     XCTAssertEqual(X11Backend(displayName: ":0", timeoutMilliseconds: 800).settings.idleMilliseconds, 1500)
   }
 
+  func testOwnershipRefusalNamesWhatHappenedToEveryBoard() {
+    XCTAssertEqual(
+      SelectionOwner.refusal(["CLIPBOARD"], emptied: [], display: ":3"),
+      "cannot own the CLIPBOARD (board general) selection: another program took it in the meantime; nothing was copied (DISPLAY is :3)")
+    XCTAssertEqual(
+      SelectionOwner.refusal(["work", "PRIMARY"], emptied: ["CLIPBOARD", "x", "SECONDARY"], display: ":3"),
+      "cannot own the work and PRIMARY (board primary) selections: other programs took them in the meantime; nothing was copied, and CLIPBOARD (board general), x and SECONDARY (board secondary), which pb had taken, were given up and are now empty (DISPLAY is :3)")
+  }
+
   func testServerTimesWrap() {
     XCTAssertTrue(serverTime(10, isEarlierThan: 20))
     XCTAssertFalse(serverTime(20, isEarlierThan: 10))

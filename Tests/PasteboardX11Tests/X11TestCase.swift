@@ -3,7 +3,8 @@ import XCTest
 @testable import PasteboardX11
 
 /// Base of the X11 tests: one private Xvfb per test, stopped afterwards
-/// together with any pb owner left serving on it.
+/// together with any pb owner left serving on it and the peers the test
+/// started.
 class X11TestCase: XCTestCase {
   var display: PrivateDisplay!
 
