@@ -131,6 +131,8 @@ final class ProtocolTests: X11TestCase {
   func testHangupDoesNotEndTheOwner() throws {
     try sh("printf stays | $PB copy")
     guard let pid = Tools.owners(on: display).first else { return XCTFail("no owner") }
+    // A paste served: the owner has set itself up and serves.
+    XCTAssertEqual(try sh("$PB paste").text, "stays")
     XCTAssertTrue(Tools.ignoredSignals(of: pid).contains(SIGHUP), "SIGHUP is not ignored")
     kill(pid, SIGHUP)
     XCTAssertEqual(try sh("$PB paste").text, "stays")
