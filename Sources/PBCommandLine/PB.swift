@@ -14,6 +14,15 @@ public enum PB {
     CountCommand.spec, HistoryCommand.spec, InfoCommand.spec, HelpCommand.spec,
   ]
 
+  /// Runs pb with this process's arguments and standard streams; returns
+  /// the exit status.
+  public static func main() -> Int32 {
+    // The arguments as given: a file name that is not UTF-8 keeps its
+    // bytes (CommandLine.arguments would replace them).
+    let arguments = (0..<Int(CommandLine.argc)).map { ByteString.decode(cString: CommandLine.unsafeArgv[$0]!) }
+    return main(arguments)
+  }
+
   /// Runs pb with `arguments` (argv, program name first) on `io`; returns
   /// the exit status.
   public static func main(_ arguments: [String], io: CommandIO = .process) -> Int32 {

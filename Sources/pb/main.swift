@@ -4,4 +4,4 @@ import PBCommandLine
   import Glibc
 #endif
 
-exit(PB.main(CommandLine.arguments))
+exit(PB.main())

@@ -26,9 +26,9 @@ final class InProcessTests: XCTestCase {
   /// writing, with their paths.
   func streams(input bytes: [UInt8]) throws -> (CommandIO, output: String, error: String) {
     let base = NSTemporaryDirectory() + "pb-io-" + UUID().uuidString
-    FileManager.default.createFile(atPath: base + ".in", contents: Data(bytes))
-    FileManager.default.createFile(atPath: base + ".out", contents: nil)
-    FileManager.default.createFile(atPath: base + ".err", contents: nil)
+    _ = FileManager.default.createFile(atPath: base + ".in", contents: Data(bytes))
+    _ = FileManager.default.createFile(atPath: base + ".out", contents: nil)
+    _ = FileManager.default.createFile(atPath: base + ".err", contents: nil)
     addTeardownBlock { for s in [".in", ".out", ".err"] { try? FileManager.default.removeItem(atPath: base + s) } }
     let io = CommandIO(
       input: try Descriptor.open(base + ".in", O_RDONLY), output: try Descriptor.open(base + ".out", O_WRONLY),

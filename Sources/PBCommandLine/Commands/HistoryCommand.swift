@@ -41,9 +41,9 @@ enum HistoryCommand {
         ("number", .number(Int64(entry.number))), ("count", .unsigned(entry.changeCount)),
         ("time", .number(entry.writtenAt)), ("size", .number(entry.size)),
         ("types", .array(entry.types.map(JSON.string))),
-        ("preview", .string(text ? String(decoding: entry.sample.prefix(240), as: UTF8.self) : "")),
+        ("preview", .string(text ? String(decoding: head(entry.sample, bytes: 240), as: UTF8.self) : "")),
       ]))
-      let preview = text ? VisibleText.preview(Array(entry.sample.prefix(240)), limit: 60) : ""
+      let preview = text ? VisibleText.preview(head(entry.sample, bytes: 240), limit: 60) : ""
       lines += "\(entry.number)\t\(entry.changeCount)\t\(time)\t\(entry.size)\t\(VisibleText.escape(type ?? "-"))\t\(preview)\n"
     }
     try invocation.io.print(invocation.has("json") ? JSON.array(rows).text + "\n" : lines)
@@ -56,6 +56,16 @@ enum HistoryCommand {
     let numbers = entries.filter { $0.damage != nil }.map { String($0.number) }
     throw PasteboardError.failed(
       "history entr\(numbers.count == 1 ? "y" : "ies") \(numbers.joined(separator: ", ")) of board '\(board)' cannot be read; 'pb history --clear' removes the board's history")
+  }
+
+  /// At most `count` bytes from the start of `sample`, never ending in the
+  /// middle of a UTF-8 character (the preview must not invent a U+FFFD).
+  static func head(_ sample: [UInt8], bytes count: Int) -> [UInt8] {
+    var cut = min(count, sample.count)
+    if cut < sample.count {
+      while cut > 0 && sample[cut] & 0xC0 == 0x80 { cut -= 1 }
+    }
+    return Array(sample[..<cut])
   }
 
   static func fileBackend(_ backend: PasteboardBackend) throws -> FileBackend {

@@ -61,9 +61,9 @@ enum InputFiles {
   /// a directory.
   static func check(_ path: String) throws {
     var st = stat()
-    guard stat(path, &st) == 0 else { throw PasteboardError.failed("cannot read \(path): \(errnoText())") }
+    guard ByteString.withCString(path, { stat($0, &st) }) == 0 else { throw PasteboardError.failed("cannot read \(path): \(errnoText())") }
     if st.st_mode & S_IFMT == S_IFDIR { throw PasteboardError.failed("cannot read \(path): it is a directory") }
-    if st.st_mode & S_IFMT == S_IFREG && access(path, R_OK) != 0 {
+    if st.st_mode & S_IFMT == S_IFREG && ByteString.withCString(path, { access($0, R_OK) }) != 0 {
       throw PasteboardError.failed("cannot read \(path): \(errnoText())")
     }
   }
@@ -76,7 +76,7 @@ enum InputFiles {
     if path == "-" {
       descriptor = standardInput
     } else {
-      let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+      let fd = ByteString.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NOCTTY) }
       guard fd >= 0 else { throw PasteboardError.failed("cannot read \(path): \(errnoText())") }
       descriptor = Descriptor(fd)
     }

@@ -30,7 +30,8 @@ struct SensitiveStore {
 
   /// `$XDG_RUNTIME_DIR` when it is set to an absolute path.
   static func runtimeDirectory() -> String? {
-    guard let runtime = environmentValue("XDG_RUNTIME_DIR"), runtime.hasPrefix("/") else { return nil }
+    guard let runtime = environmentValue("XDG_RUNTIME_DIR"), runtime.hasPrefix("/"), !ByteString.holdsRawBytes(runtime)
+    else { return nil }
     return runtime
   }
 
@@ -39,11 +40,13 @@ struct SensitiveStore {
   /// - Throws: `.unavailable` explaining what is missing.
   static func prepare(store storeDirectory: String) throws -> SensitiveStore {
     guard let store = of(store: storeDirectory) else {
-      let value = environmentValue("XDG_RUNTIME_DIR")
-      throw PasteboardError.unavailable(
-        value == nil
-          ? "sensitive content needs a tmpfs to live in, and XDG_RUNTIME_DIR is unset"
-          : "sensitive content needs a tmpfs to live in, and XDG_RUNTIME_DIR is '\(value!)', not an absolute path")
+      let reason: String
+      switch environmentValue("XDG_RUNTIME_DIR") {
+      case nil: reason = "XDG_RUNTIME_DIR is unset"
+      case let value? where !value.hasPrefix("/"): reason = "XDG_RUNTIME_DIR is '\(value)', not an absolute path"
+      case let value?: reason = "XDG_RUNTIME_DIR is '\(value)', not a UTF-8 path"
+      }
+      throw PasteboardError.unavailable("sensitive content needs a tmpfs to live in, and \(reason)")
     }
     try checkTmpfs(store.runtime, name: "XDG_RUNTIME_DIR \(store.runtime)")
     try ensurePrivateDirectory(store.runtime + "/pb")

@@ -23,6 +23,12 @@ public struct StoreLocation: Equatable {
   /// - Throws: `.unavailable` when `PB_DIR` is relative, or when neither
   ///   `PB_DIR`, an absolute `XDG_STATE_HOME` nor an absolute `HOME` is set.
   public static func fromEnvironment() throws -> StoreLocation {
+    for name in ["PB_DIR", "XDG_STATE_HOME", "HOME"] {
+      if let value = environmentValue(name), ByteString.holdsRawBytes(value) {
+        throw PasteboardError.unavailable(
+          "\(name) is '\(value)', which is not UTF-8; pb keeps its store under a UTF-8 path (set PB_DIR to one)")
+      }
+    }
     if let dir = environmentValue("PB_DIR") {
       guard dir.hasPrefix("/") else {
         throw PasteboardError.unavailable(

@@ -53,7 +53,7 @@ public final class InputStream {
     consumed = true
     if let source { return source }
     guard let path else { throw PasteboardError.failed("input \(name) has nothing to read") }
-    let fd = retryingOnInterrupt { open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY) }
+    let fd = ByteString.withCString(path) { c in retryingOnInterrupt { open(c, O_RDONLY | O_CLOEXEC | O_NOCTTY) } }
     guard fd >= 0 else { throw PasteboardError.failed("cannot read \(path): \(errnoText())") }
     let opened = Descriptor(fd)
     source = opened

@@ -39,11 +39,18 @@ public enum VisibleText {
     return out
   }
 
-  /// The visible form of `text`.
+  /// The visible form of `text` (a byte kept by `ByteString` shows as
+  /// `<E9>`, as an undecodable byte does).
   public static func escape(_ text: String) -> String {
     guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 >= 0x80 }) else { return text }
     var out = ""
-    for scalar in text.unicodeScalars { append(scalar, to: &out) }
+    for scalar in text.unicodeScalars {
+      if ByteString.isEscape(scalar) {
+        out += "<" + hex(scalar.value - ByteString.base, digits: 2) + ">"
+      } else {
+        append(scalar, to: &out)
+      }
+    }
     return out
   }
 

@@ -22,7 +22,7 @@ public final class Descriptor {
 
   /// Opens `path` (the C function is `open`).
   public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o600) throws -> Descriptor {
-    let fd = retryingOnInterrupt { Glibc.open(path, flags | O_CLOEXEC, mode) }
+    let fd = ByteString.withCString(path) { c in retryingOnInterrupt { Glibc.open(c, flags | O_CLOEXEC, mode) } }
     if fd < 0 { throw systemFailure("open", path) }
     return Descriptor(fd)
   }

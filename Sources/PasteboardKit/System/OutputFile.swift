@@ -39,7 +39,7 @@ public final class OutputFile {
     path = requested
     let target = try OutputFile.finalTarget(of: requested)
     var st = stat()
-    guard stat(target, &st) == 0 else {
+    guard ByteString.withCString(target, { stat($0, &st) }) == 0 else {
       guard errno == ENOENT else { throw PasteboardError.failed("cannot write \(requested): \(errnoText())") }
       sink = .atomic(try OutputFile.temporary(beside: target, for: requested, mode: 0o666), destination: target)
       return
@@ -49,7 +49,7 @@ public final class OutputFile {
       throw PasteboardError.failed("cannot write \(requested): it is a directory")
     case S_IFREG:
       // The permission a redirection would meet, without truncating.
-      let probe = open(target, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+      let probe = ByteString.withCString(target) { open($0, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
       guard probe >= 0 else { throw PasteboardError.failed("cannot write \(requested): \(errnoText())") }
       close(probe)
       let file = try OutputFile.temporary(beside: target, for: requested, mode: 0o600)
@@ -62,7 +62,7 @@ public final class OutputFile {
       fchmod(file.descriptor.rawValue, st.st_mode & 0o777)
       sink = .atomic(file, destination: target)
     default:
-      let fd = open(target, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+      let fd = ByteString.withCString(target) { open($0, O_WRONLY | O_CLOEXEC | O_NOCTTY) }
       guard fd >= 0 else { throw PasteboardError.failed("cannot write \(requested): \(errnoText())") }
       sink = .direct(Descriptor(fd))
     }
@@ -106,11 +106,11 @@ public final class OutputFile {
     var current = path
     for _ in 0..<40 {
       var st = stat()
-      guard lstat(current, &st) == 0, st.st_mode & S_IFMT == S_IFLNK else { return current }
+      guard ByteString.withCString(current, { lstat($0, &st) }) == 0, st.st_mode & S_IFMT == S_IFLNK else { return current }
       var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-      let n = readlink(current, &buffer, buffer.count - 1)
+      let n = ByteString.withCString(current) { readlink($0, &buffer, buffer.count - 1) }
       guard n > 0 else { throw PasteboardError.failed("cannot write \(path): \(errnoText())") }
-      let link = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let link = ByteString.decode(buffer[0..<n].map { UInt8(bitPattern: $0) })
       current = link.hasPrefix("/") ? link : directory(of: current) + "/" + link
     }
     throw PasteboardError.failed("cannot write \(path): \(errnoText(ELOOP))")

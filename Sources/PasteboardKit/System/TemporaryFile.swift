@@ -41,7 +41,7 @@ public final class TemporaryFile {
       TemporaryFile.serial += 1
       let name = "\(TemporaryFile.prefix)\(getpid())-\(TemporaryFile.serial)-\(WallClock.monotonicMilliseconds() % 1_000_000)"
       let candidate = dir + "/" + name
-      let fd = retryingOnInterrupt { open(candidate, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode) }
+      let fd = ByteString.withCString(candidate) { c in retryingOnInterrupt { open(c, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode) } }
       if fd < 0 {
         let code = errno
         if code == EEXIST && attempt < 100 { continue }
@@ -53,7 +53,7 @@ public final class TemporaryFile {
       // name must still be this file.
       var named = stat()
       let own = try file.status()
-      if lstat(candidate, &named) == 0 && named.st_ino == own.st_ino && named.st_dev == own.st_dev {
+      if ByteString.withCString(candidate, { lstat($0, &named) }) == 0 && named.st_ino == own.st_ino && named.st_dev == own.st_dev {
         path = candidate
         descriptor = file
         break
@@ -67,7 +67,7 @@ public final class TemporaryFile {
 
   /// Renames the file over `destination`, completing it.
   public func commit(to destination: String) throws {
-    if rename(path, destination) != 0 {
+    if ByteString.withCString(path, { old in ByteString.withCString(destination) { rename(old, $0) } }) != 0 {
       let code = errno
       discard()
       throw systemFailure("replace", destination, code: code)
@@ -80,7 +80,7 @@ public final class TemporaryFile {
   public func discard() {
     guard !finished else { return }
     finished = true
-    unlink(path)
+    _ = ByteString.withCString(path) { unlink($0) }
     SignalCleanup.unregister(path)
   }
 
@@ -141,14 +141,14 @@ public enum SignalCleanup {
 
   static func register(_ path: String) {
     for i in 0..<capacity where slots[i] == nil {
-      slots[i] = strdup(path)
+      slots[i] = ByteString.withCString(path) { strdup($0) }
       return
     }
   }
 
   static func unregister(_ path: String) {
     for i in 0..<capacity {
-      if let p = slots[i], String(cString: p) == path {
+      if let p = slots[i], ByteString.decode(cString: p) == path {
         slots[i] = nil
         free(p)
       }
