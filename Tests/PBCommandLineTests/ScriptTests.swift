@@ -179,4 +179,30 @@ final class ScriptTests: XCTestCase {
     XCTAssertNotEqual(none.status, 0, none.text)
     XCTAssertEqual(lastLine(none), "tests: no test ran", none.text)
   }
+
+  func testCIRunsTheTestsAndScriptsTry() throws {
+    let good = try runScript(
+      ".ci/run", swift: try standInSwift(log: ScriptTests.allPassed, status: 0, binDirectory: pbDirectory))
+    XCTAssertEqual(good.status, 0, good.text)
+    XCTAssertTrue(good.text.contains("tests: 3 passed, 0 failed\n"), good.text)
+    XCTAssertTrue(good.text.contains("pb copied README.md and pasted it back byte for byte"), good.text)
+
+    // A scripts/try that fails fails CI, even when every test passed.
+    let broken = pb.root + "/broken-bin"
+    try FileManager.default.createDirectory(atPath: broken, withIntermediateDirectories: true)
+    try Data("#!/bin/sh\necho 'pb: broken on purpose' >&2\nexit 7\n".utf8).write(to: URL(fileURLWithPath: broken + "/pb"))
+    XCTAssertEqual(chmod(broken + "/pb", 0o755), 0)
+    let tryFails = try runScript(
+      ".ci/run", swift: try standInSwift(log: ScriptTests.allPassed, status: 0, binDirectory: broken))
+    XCTAssertNotEqual(tryFails.status, 0, tryFails.text)
+    XCTAssertTrue(tryFails.text.contains("tests: 3 passed, 0 failed\n"), tryFails.text)
+    XCTAssertTrue(tryFails.text.contains("pb: broken on purpose"), tryFails.text)
+
+    // Failed tests fail CI, and scripts/try still runs and reports.
+    let testsFail = try runScript(
+      ".ci/run", swift: try standInSwift(log: ScriptTests.threeAssertionsInOneTest, status: 1, binDirectory: pbDirectory))
+    XCTAssertNotEqual(testsFail.status, 0, testsFail.text)
+    XCTAssertTrue(testsFail.text.contains("tests: 2 passed, 1 failed, 1 skipped\n"), testsFail.text)
+    XCTAssertTrue(testsFail.text.contains("pb copied README.md and pasted it back byte for byte"), testsFail.text)
+  }
 }
