@@ -122,6 +122,23 @@ final class ReadmeRecipeTests: XCTestCase {
     XCTAssertEqual(try tmux.capture(), before, "nothing was pasted")
     XCTAssertFalse(try tmux.bufferNames().contains("pb"))
   }
+
+  /// The README: "when the clipboard is empty, pb's message is shown".
+  func testTmuxShowsPbsMessageWhenTheClipboardIsEmpty() throws {
+    let tmux = try TmuxSession(pb, readme: try readme())
+    defer { tmux.stop() }
+    try tmux.attach()
+    try tmux.type("\u{02}]")
+    // run shows what the command printed, and that it failed, in view mode.
+    waitUntil("the failed paste to be shown on the client's terminal") { tmux.typescript().contains("returned 1") }
+    let shown = tmux.typescript()
+    XCTAssertTrue(
+      shown.contains("pb: board 'general' is empty"),
+      "the client's terminal shows no pb message; view mode shows only: "
+        + (shown.components(separatedBy: "\u{1B}").first { $0.contains("returned 1") } ?? "")
+        .replacingOccurrences(of: #"^\[[0-9;?]*[A-Za-z]"#, with: "", options: .regularExpression)
+        .trimmingCharacters(in: .whitespaces))
+  }
 }
 
 /// A private tmux server (its own socket, `-f` a configuration holding the
