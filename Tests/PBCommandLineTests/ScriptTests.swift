@@ -26,6 +26,29 @@ final class ScriptTests: XCTestCase {
     SomeTests.swift:5: error: SomeTests.testThreeAssertions : XCTAssertTrue failed -
     SomeTests.swift:6: error: SomeTests.testThreeAssertions : failed - x
     Test Case 'SomeTests.testThreeAssertions' failed (0.0 seconds)
+    Test Case 'SomeTests.testTwo' started at 2026-12-01 10:00:00.002
+    Test Case 'SomeTests.testTwo' passed (0.0 seconds)
+    Test Suite 'SomeTests' failed at 2026-12-01 10:00:00.003
+    \t Executed 3 tests, with 3 failures (0 unexpected) in 0.002 (0.002) seconds
+    Test Suite 'pbPackageTests.xctest' failed at 2026-12-01 10:00:00.003
+    \t Executed 3 tests, with 3 failures (0 unexpected) in 0.002 (0.002) seconds
+    Test Suite 'All tests' failed at 2026-12-01 10:00:00.003
+    \t Executed 3 tests, with 3 failures (0 unexpected) in 0.002 (0.002) seconds
+
+    """
+
+  /// The same with a skipped test: XCTest words its closing line differently.
+  static let withASkippedTest = """
+    Test Suite 'All tests' started at 2026-12-01 10:00:00.000
+    Test Suite 'pbPackageTests.xctest' started at 2026-12-01 10:00:00.000
+    Test Suite 'SomeTests' started at 2026-12-01 10:00:00.000
+    Test Case 'SomeTests.testOne' started at 2026-12-01 10:00:00.000
+    Test Case 'SomeTests.testOne' passed (0.001 seconds)
+    Test Case 'SomeTests.testThreeAssertions' started at 2026-12-01 10:00:00.001
+    SomeTests.swift:4: error: SomeTests.testThreeAssertions : XCTAssertEqual failed: ("1") is not equal to ("2") -
+    SomeTests.swift:5: error: SomeTests.testThreeAssertions : XCTAssertTrue failed -
+    SomeTests.swift:6: error: SomeTests.testThreeAssertions : failed - x
+    Test Case 'SomeTests.testThreeAssertions' failed (0.0 seconds)
     Test Case 'SomeTests.testSkipped' started at 2026-12-01 10:00:00.002
     SomeTests.swift:8: SomeTests.testSkipped : Test skipped - no reason
     Test Case 'SomeTests.testSkipped' skipped (0.0 seconds)
@@ -90,8 +113,11 @@ final class ScriptTests: XCTestCase {
   func testSummaryCountsTestCasesNotAssertions() throws {
     let failed = try summary(ScriptTests.threeAssertionsInOneTest)
     XCTAssertEqual(failed.status, 1)
+    XCTAssertEqual(failed.text, "tests: failed: SomeTests.testThreeAssertions\ntests: 2 passed, 1 failed\n")
+    let skipped = try summary(ScriptTests.withASkippedTest)
+    XCTAssertEqual(skipped.status, 1)
     XCTAssertEqual(
-      failed.text, "tests: failed: SomeTests.testThreeAssertions\ntests: 2 passed, 1 failed, 1 skipped\n")
+      skipped.text, "tests: failed: SomeTests.testThreeAssertions\ntests: 2 passed, 1 failed, 1 skipped\n")
     let passed = try summary(ScriptTests.allPassed)
     XCTAssertEqual(passed.status, 0, passed.text)
     XCTAssertEqual(passed.text, "tests: 3 passed, 0 failed\n")
@@ -154,8 +180,13 @@ final class ScriptTests: XCTestCase {
     let failing = try runScript(
       "scripts/test", swift: try standInSwift(log: ScriptTests.threeAssertionsInOneTest, status: 1, binDirectory: pbDirectory))
     XCTAssertNotEqual(failing.status, 0, failing.text)
-    XCTAssertEqual(lastLine(failing), "tests: 2 passed, 1 failed, 1 skipped", failing.text)
+    XCTAssertEqual(lastLine(failing), "tests: 2 passed, 1 failed", failing.text)
     XCTAssertTrue(failing.text.contains("tests: failed: SomeTests.testThreeAssertions\n"), failing.text)
+
+    let skipped = try runScript(
+      "scripts/test", swift: try standInSwift(log: ScriptTests.withASkippedTest, status: 1, binDirectory: pbDirectory))
+    XCTAssertNotEqual(skipped.status, 0, skipped.text)
+    XCTAssertEqual(lastLine(skipped), "tests: 2 passed, 1 failed, 1 skipped", skipped.text)
 
     let passing = try runScript(
       "scripts/test", swift: try standInSwift(log: ScriptTests.allPassed, status: 0, binDirectory: pbDirectory))
@@ -202,7 +233,7 @@ final class ScriptTests: XCTestCase {
     let testsFail = try runScript(
       ".ci/run", swift: try standInSwift(log: ScriptTests.threeAssertionsInOneTest, status: 1, binDirectory: pbDirectory))
     XCTAssertNotEqual(testsFail.status, 0, testsFail.text)
-    XCTAssertTrue(testsFail.text.contains("tests: 2 passed, 1 failed, 1 skipped\n"), testsFail.text)
+    XCTAssertTrue(testsFail.text.contains("tests: 2 passed, 1 failed\n"), testsFail.text)
     XCTAssertTrue(testsFail.text.contains("pb copied README.md and pasted it back byte for byte"), testsFail.text)
   }
 }
