@@ -343,3 +343,20 @@ final class InfoAndJSONTests: XCTestCase {
     XCTAssertEqual(rows.last?["count"] as? Int, 1)
   }
 }
+
+/// The history preview in JSON is cut at 240 bytes; a character that
+/// straddles the cut must not become U+FFFD.
+final class HistoryPreviewTests: XCTestCase {
+  func testHistoryJSONPreviewDoesNotCutACharacterInHalf() throws {
+    let pb = try PBRunner()
+    defer { pb.cleanUp() }
+    let text = "a" + String(repeating: "é", count: 200)  // é is 2 bytes: byte 240 is the first half of one
+    assertStatus(try pb.run(["copy"], input: Data(text.utf8)), 0)
+    let result = try pb.run(["history", "--json"])
+    assertStatus(result, 0)
+    let entries = try XCTUnwrap(try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]])
+    let preview = try XCTUnwrap(entries.first?["preview"] as? String)
+    XCTAssertFalse(preview.contains("\u{FFFD}"), "valid UTF-8 text previewed with U+FFFD: …\(preview.suffix(3))")
+    XCTAssertTrue(text.hasPrefix(preview), "the preview is the start of the text")
+  }
+}
