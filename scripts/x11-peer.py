@@ -3,8 +3,15 @@
 
 Usage: x11-peer.py MODE [ARGS]   (DISPLAY names the display)
 
-  mute              own CLIPBOARD and never answer a request
+  mute              own CLIPBOARD and never answer a request; print
+                    "request TARGET" for each
   string-only TEXT  own CLIPBOARD offering only TARGETS and STRING (Latin-1)
+  compound-only     own CLIPBOARD offering only TARGETS and COMPOUND_TEXT
+                    ("hé日本!", with an escape to JIS X 0208)
+  no-targets TEXT   own CLIPBOARD, refuse TARGETS and serve UTF8_STRING
+  text-owner NAME TEXT
+                    own the selection NAME offering TARGETS and UTF8_STRING
+  text-reader NAME  print the UTF8_STRING of the selection NAME
   stall SIZE        own CLIPBOARD, answer UTF8_STRING by INCR, send one
                     chunk, then go silent
   multiple          ask the CLIPBOARD owner for MULTIPLE
@@ -12,6 +19,8 @@ Usage: x11-peer.py MODE [ARGS]   (DISPLAY names the display)
                     result as lines "P1 <type> <hex>" etc.
   stale             ask for UTF8_STRING with a time 1000 ms before the
                     owner's TIMESTAMP; print "refused" or "served"
+  stall-reader      ask for the CLIPBOARD's UTF8_STRING, let the first INCR
+                    chunk come and never acknowledge it; print "ready"
   vanish            create a window, ask for UTF8_STRING into it, and
                     destroy the window at once
   obsolete          ask for UTF8_STRING naming no property (an obsolete
@@ -20,12 +29,18 @@ Usage: x11-peer.py MODE [ARGS]   (DISPLAY names the display)
   mute-manager      own CLIPBOARD_MANAGER and never answer
   bogus             send the CLIPBOARD owner a SelectionRequest naming a
                     window that does not exist; print "sent"
+  steal NAME        wait for the next window another program creates (a
+                    pb copy's), then, holding the server, let the clock
+                    run on past that program's timestamp and take the
+                    selection NAME: the program's own claim, made with the
+                    older time, is ignored; print "stole"
   manager           a clipboard manager: own CLIPBOARD_MANAGER; on
                     SAVE_TARGETS fetch the CLIPBOARD's UTF8_STRING, take
                     CLIPBOARD and serve it; print "saved <n> bytes"
 
 Owners print "ready" on standard output once they own the selection.
 """
+import select
 import sys
 import time
 
@@ -37,8 +52,8 @@ def atom(d, name):
     return d.intern_atom(name)
 
 
-def own(d, w):
-    clip = atom(d, "CLIPBOARD")
+def own(d, w, name="CLIPBOARD"):
+    clip = atom(d, name)
     w.change_property(Xatom.WM_NAME, Xatom.STRING, 8, b"", X.PropModeAppend)
     d.flush()
     while True:
@@ -62,10 +77,12 @@ def reply(d, req, prop):
     d.flush()
 
 
-def serve_string_only(d, w, text):
-    clip, ts = own(d, w)
-    targets, string = atom(d, "TARGETS"), Xatom.STRING
-    data = text.encode("latin-1")
+def serve(d, w, offers, list_targets=True, selection="CLIPBOARD"):
+    """Owns `selection` and serves `offers` ({target: (type, bytes)}) and,
+    when `list_targets`, TARGETS; refuses everything else."""
+    clip, ts = own(d, w, selection)
+    targets = atom(d, "TARGETS")
+    offered = {atom(d, name): (atom(d, kind), data) for name, (kind, data) in offers.items()}
     while True:
         e = d.next_event()
         if e.type == X.SelectionClear:
@@ -73,11 +90,12 @@ def serve_string_only(d, w, text):
         if e.type != X.SelectionRequest:
             continue
         prop = e.property or e.target
-        if e.target == targets:
-            e.requestor.change_property(prop, Xatom.ATOM, 32, [targets, string])
+        if e.target == targets and list_targets:
+            e.requestor.change_property(prop, Xatom.ATOM, 32, [targets] + list(offered))
             reply(d, e, prop)
-        elif e.target == string:
-            e.requestor.change_property(prop, string, 8, data)
+        elif e.target in offered:
+            kind, data = offered[e.target]
+            e.requestor.change_property(prop, kind, 8, data)
             reply(d, e, prop)
         else:
             reply(d, e, X.NONE)
@@ -89,6 +107,31 @@ def serve_mute(d, w):
         e = d.next_event()
         if e.type == X.SelectionClear:
             return
+        if e.type == X.SelectionRequest:
+            print("request", d.get_atom_name(e.target), flush=True)
+
+
+def stall_reader(d, w):
+    """Asks for the CLIPBOARD's UTF8_STRING by INCR, lets the first chunk
+    come and never acknowledges it (never deletes the property), its
+    window alive."""
+    prop = atom(d, "PB_STALLED")
+    w.convert_selection(atom(d, "CLIPBOARD"), atom(d, "UTF8_STRING"), prop, X.CurrentTime)
+    d.flush()
+    e = wait_notify(d, w)
+    if e is None or e.property == X.NONE:
+        sys.exit("refused")
+    if w.get_full_property(prop, X.AnyPropertyType).property_type != atom(d, "INCR"):
+        sys.exit("not INCR")
+    w.delete_property(prop)  # starts the transfer
+    d.flush()
+    while True:
+        pe = d.next_event()
+        if pe.type == X.PropertyNotify and pe.atom == prop and pe.state == X.PropertyNewValue:
+            break
+    print("ready", flush=True)
+    while True:
+        d.next_event()
 
 
 def serve_stall(d, w, size):
@@ -121,16 +164,21 @@ def serve_stall(d, w, size):
             reply(d, e, X.NONE)
 
 
+def next_event_until(d, end):
+    """The next event, or None at time `end` (waits on the connection)."""
+    while not d.pending_events():
+        left = end - time.time()
+        if left <= 0 or not select.select([d.fileno()], [], [], left)[0]:
+            return None
+    return d.next_event()
+
+
 def wait_notify(d, w, limit=5.0):
     end = time.time() + limit
-    while time.time() < end:
-        if d.pending_events():
-            e = d.next_event()
-            if e.type == X.SelectionNotify:
-                return e
-        else:
-            time.sleep(0.005)
-    return None
+    while True:
+        e = next_event_until(d, end)
+        if e is None or e.type == X.SelectionNotify:
+            return e
 
 
 def read_prop(w, prop):
@@ -170,6 +218,15 @@ def ask_multiple(d, w):
             print(label, d.get_atom_name(v.property_type), " ".join(d.get_atom_name(a) for a in v.value))
         else:
             print(label, d.get_atom_name(v.property_type), bytes(v.value).hex())
+
+
+def ask_text(d, w, name):
+    w.convert_selection(atom(d, name), atom(d, "UTF8_STRING"), atom(d, "PB_TEXT"), X.CurrentTime)
+    d.flush()
+    e = wait_notify(d, w)
+    if e is None or e.property == X.NONE:
+        sys.exit("refused")
+    sys.stdout.write(bytes(read_prop(w, e.property).value).decode())
 
 
 def ask_stale(d, w):
@@ -221,6 +278,28 @@ def vanish(d):
     print("done")
 
 
+def steal(d, w, name):
+    sel = atom(d, name)
+    d.screen().root.change_attributes(event_mask=X.SubstructureNotifyMask)
+    d.sync()
+    print("ready", flush=True)
+    while d.next_event().type != X.CreateNotify:
+        pass
+    # The creator took its time when it created the window; its requests
+    # wait while the server is grabbed.
+    d.grab_server()
+    d.sync()
+    time.sleep(0.005)
+    w.set_selection_owner(sel, X.CurrentTime)
+    d.ungrab_server()
+    d.sync()
+    print("stole", flush=True)
+    while True:
+        e = d.next_event()
+        if e.type == X.SelectionRequest:
+            reply(d, e, X.NONE)
+
+
 def run_manager(d, w):
     mgr, clip = atom(d, "CLIPBOARD_MANAGER"), atom(d, "CLIPBOARD")
     targets, utf8, save = atom(d, "TARGETS"), atom(d, "UTF8_STRING"), atom(d, "SAVE_TARGETS")
@@ -265,14 +344,10 @@ def run_manager(d, w):
 def wait_notify_for(d, w, limit=5.0):
     """Waits for a SelectionNotify for window w, answering nothing else."""
     end = time.time() + limit
-    while time.time() < end:
-        if d.pending_events():
-            e = d.next_event()
-            if e.type == X.SelectionNotify and e.requestor == w:
-                return e
-        else:
-            time.sleep(0.002)
-    return None
+    while True:
+        e = next_event_until(d, end)
+        if e is None or (e.type == X.SelectionNotify and e.requestor == w):
+            return e
 
 
 def main():
@@ -283,7 +358,17 @@ def main():
     if mode == "mute":
         serve_mute(d, w)
     elif mode == "string-only":
-        serve_string_only(d, w, sys.argv[2])
+        serve(d, w, {"STRING": ("STRING", sys.argv[2].encode("latin-1"))})
+    elif mode == "compound-only":
+        # "hé日本!": Latin-1 in GR, then JIS X 0208 designated to G1.
+        ct = b"h\xe9\x1b$)B\xc6\xfc\xcb\xdc\x1b-A!"
+        serve(d, w, {"COMPOUND_TEXT": ("COMPOUND_TEXT", ct)})
+    elif mode == "text-owner":
+        serve(d, w, {"UTF8_STRING": ("UTF8_STRING", sys.argv[3].encode())}, selection=sys.argv[2])
+    elif mode == "text-reader":
+        ask_text(d, w, sys.argv[2])
+    elif mode == "no-targets":
+        serve(d, w, {"UTF8_STRING": ("UTF8_STRING", sys.argv[2].encode())}, list_targets=False)
     elif mode == "stall":
         serve_stall(d, w, int(sys.argv[2]))
     elif mode == "multiple":
@@ -308,8 +393,12 @@ def main():
         bogus(d, w)
     elif mode == "manager":
         run_manager(d, w)
+    elif mode == "steal":
+        steal(d, w, sys.argv[2])
     elif mode == "vanish":
         vanish(d)
+    elif mode == "stall-reader":
+        stall_reader(d, w)
     else:
         sys.exit("unknown mode " + mode)
 

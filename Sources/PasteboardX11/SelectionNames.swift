@@ -14,6 +14,16 @@ enum SelectionNames {
     }
   }
 
+  /// The board a selection holds, for messages: CLIPBOARD is `general`.
+  static func boardName(for selection: String) -> String {
+    switch selection {
+    case "CLIPBOARD": return BoardName.general.rawValue
+    case "PRIMARY": return BoardName.primary.rawValue
+    case "SECONDARY": return BoardName.secondary.rawValue
+    default: return selection
+    }
+  }
+
   static func selection(_ name: String, on connection: XConnection) -> SelectionOwner.Selection {
     SelectionOwner.Selection(atom: connection.atom(name), name: name)
   }

@@ -108,17 +108,10 @@ public final class X11Backend: PasteboardBackend {
 
   /// The TIMESTAMP a pb owner keeps on its window, or nil for others.
   func publishedTimestamp(of owner: Window, on c: XConnection) -> Time? {
-    var type: Atom = 0
-    var format: Int32 = 0
-    var items: UInt = 0
-    var after: UInt = 0
-    var data: UnsafeMutablePointer<UInt8>?
-    let status = XGetWindowProperty(
-      c.display, owner, c.atoms.ownedAtProperty, 0, 1, False, c.atoms.integer,
-      &type, &format, &items, &after, &data)
-    defer { if let data { XFree(data) } }
-    guard status == Success, type == c.atoms.integer, format == 32, items == 1, let data else { return nil }
-    return Time(UInt32(truncatingIfNeeded: UnsafeRawPointer(data).load(as: UInt.self)))
+    c.withProperty(c.atoms.ownedAtProperty, of: owner, longs: 1, type: c.atoms.integer) { p -> Time? in
+      guard p.type == c.atoms.integer, p.count == 1, let long = p.longs.first else { return nil }
+      return Time(UInt32(truncatingIfNeeded: long))
+    } ?? nil
   }
 
   func timestamp(_ r: SelectionRequestor, _ selection: Atom) throws -> Time? {

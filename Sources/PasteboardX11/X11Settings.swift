@@ -22,8 +22,9 @@ struct X11Settings {
   /// How long an exiting owner waits for a clipboard manager to take the
   /// content over (SAVE_TARGETS).
   var handoverMilliseconds: Int64 = 3000
-  /// Payloads larger than this go by INCR; nil derives it from the
-  /// server's maximum request size. `PB_X11_CHUNK_SIZE` sets it.
+  /// Payloads larger than this go by INCR, to every requestor; nil
+  /// chooses by requestor and server (`chunkSize(maxRequestBytes:forPB:)`).
+  /// `PB_X11_CHUNK_SIZE` sets it.
   var chunkSize: Int?
 
   /// The defaults, with `PB_X11_CHUNK_SIZE` and `PB_X11_IDLE_TIMEOUT`
@@ -41,12 +42,19 @@ struct X11Settings {
     return s
   }
 
-  /// The INCR threshold and chunk size for a server taking requests of
-  /// up to `maxRequestBytes`: 1 MiB, or less on a server without
-  /// BIG-REQUESTS, always a multiple of 4 with room for the request header.
-  func chunkSize(maxRequestBytes: Int) -> Int {
+  /// The INCR threshold and chunk size for one requestor, on a server
+  /// taking requests of up to `maxRequestBytes` (always a multiple of 4,
+  /// with room for the request header).
+  ///
+  /// pb's own requestor, which names pb's transfer property
+  /// (`PB_SELECTION`), gets 1 MiB per property: the fewest round trips
+  /// at which a transfer is fastest (larger chunks measured slower). Every
+  /// other requestor gets at most 256 KiB, as GTK sends: Tk refuses a
+  /// property of more than about 400,000 bytes ("selection property too
+  /// large"), even within INCR. `PB_X11_CHUNK_SIZE` sets both.
+  func chunkSize(maxRequestBytes: Int, forPB: Bool) -> Int {
     let limit = max(1024, maxRequestBytes - 1024) & ~3
-    return min(chunkSize ?? (1 << 20), limit)
+    return min(chunkSize ?? (forPB ? 1 << 20 : 256 << 10), limit)
   }
 }
 

@@ -54,10 +54,53 @@ final class BadInputTests: XCTestCase {
     assertStatus(try pb.run(["copy", pb.root + "/missing.txt"]), 7)
     assertStatus(try pb.run(["copy", pb.root]), 7)
     assertStatus(try pb.run(["copy", "--also", "text/html=" + pb.root + "/missing.html"], input: Data("x".utf8)), 7)
-    if getuid() != 0 {
-      try Data("locked".utf8).write(to: URL(fileURLWithPath: pb.root + "/locked"))
-      chmod(pb.root + "/locked", 0)
-      assertStatus(try pb.run(["copy", pb.root + "/locked"]), 7)
+    // A later file that is missing fails the copy before anything is read.
+    try Data("first".utf8).write(to: URL(fileURLWithPath: pb.root + "/first.txt"))
+    assertStatus(try pb.run(["copy", pb.root + "/first.txt", pb.root + "/missing.txt"]), 7)
+    try assertBoardUntouched()
+    // Root reads any file, so the unreadable case runs as nobody.
+    let user = try pb.unprivileged()
+    assertStatus(try user.run(["copy"], input: Data("original".utf8)), 0)
+    let locked = pb.root + "/nobody/locked"
+    try Data("locked".utf8).write(to: URL(fileURLWithPath: locked))
+    chmod(locked, 0o600)  // root's, unreadable for nobody
+    let result = try user.run(["copy", locked])
+    assertStatus(result, 7)
+    XCTAssertTrue(result.stderr.contains("Permission denied"), result.stderr)
+    XCTAssertEqual(try user.run(["paste"]).text, "original")
+  }
+
+  /// pb(1): a store pb cannot write is unusable (4), not an I/O failure.
+  func testAReadOnlyStoreIsUnavailable() throws {
+    let user = try pb.unprivileged()
+    assertStatus(try user.run(["copy"], input: Data("before".utf8)), 0)
+    chmod(user.store + "/boards", 0o500)
+    let result = try user.run(["copy"], input: Data("after".utf8))
+    assertStatus(result, 4)
+    XCTAssertTrue(result.stderr.contains("read-only"), result.stderr)
+    XCTAssertEqual(try user.run(["paste"]).text, "before", "reading a read-only store still works")
+    chmod(user.store, 0o500)
+    chmod(user.store + "/boards", 0o700)
+    try FileManager.default.removeItem(atPath: user.store + "/history")
+    assertStatus(try user.run(["copy"], input: Data("after".utf8)), 4)
+    chmod(user.store, 0o700)
+  }
+
+  func testNumbersAndDurationsAreStrict() throws {
+    for (arguments, message) in [
+      (["copy", "--pastes", "+3"], "needs a whole number, not '+3'"),
+      (["copy", "--pastes", " 3"], "needs a whole number"),
+      (["paste", "--history", "+1"], "needs a whole number, not '+1'"),
+      (["clear", "--if-count", "0x10"], "needs a whole number"),
+      (["clear", "--if-count", "99999999999999999999"], "is too large"),
+      (["copy", "--pastes", "99999999999999999999"], "is too large"),
+      (["copy", "--expire", "99999999999h"], "the duration '99999999999h' is too large"),
+      (["copy", "--expire", "+3s"], "is not a duration"),
+      (["copy", "--expire", ".5s"], "is not a duration"),
+    ] {
+      let result = try pb.run(arguments, input: Data("x".utf8))
+      assertStatus(result, 2)
+      XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result.stderr)")
     }
     try assertBoardUntouched()
   }
@@ -115,15 +158,42 @@ final class BadInputTests: XCTestCase {
     XCTAssertEqual(leftovers, ["general"])
   }
 
+  /// A copy interrupted after it has streamed into its temporary file
+  /// (past the 64 KiB read for type detection) removes the file, whichever
+  /// of SIGTERM, SIGINT and SIGHUP ends it. (`set -m`: a script's
+  /// background job otherwise starts with SIGINT ignored.)
   func testInterruptedCopyLeavesNothingBehind() throws {
+    for (signal, status) in [("TERM", 143), ("INT", 130), ("HUP", 129)] {
+      let result = try pb.shell("""
+        set -m
+        mkfifo input-\(signal); pb copy < input-\(signal) & pid=$!
+        exec 3> input-\(signal); head -c 300000 /dev/zero >&3
+        for i in $(seq 250); do
+          [ -n "$(find "$PB_DIR/boards" -name '.pb-tmp-*' -size +200k)" ] && break; sleep 0.02
+        done
+        echo "streamed $(find "$PB_DIR/boards" -name '.pb-tmp-*' -size +200k | wc -l)"
+        kill -\(signal) $pid; wait $pid; echo "status $?"; exec 3>&-
+        ls -A "$PB_DIR/boards"
+        """)
+      XCTAssertEqual(result.text, "streamed 1\nstatus \(status)\ngeneral\n", "SIG\(signal): \(result.stderr)")
+      try assertBoardUntouched()
+    }
+  }
+
+  /// A signal the caller ignores (`nohup`) stays ignored: pb's cleanup
+  /// handler does not take it over.
+  func testIgnoredHangupStaysIgnored() throws {
     let result = try pb.shell("""
-      (sleep 0.3; head -c 1000 /dev/zero; sleep 2) | pb copy & pid=$!
-      sleep 0.6; kill -TERM $pid; wait $pid; echo "status $?"
-      ls -A "$PB_DIR/boards"
+      mkfifo input; nohup pb copy < input > /dev/null 2>&1 & pid=$!
+      exec 3> input; printf 'survives a hangup' >&3
+      # Wait until pb has set its handlers: SIGTERM (bit 15) is caught.
+      for i in $(seq 250); do
+        (( 0x$(awk '/^SigCgt/ {print $2}' /proc/$pid/status) & 0x4000 )) && break; sleep 0.02
+      done
+      kill -HUP $pid; exec 3>&-; wait $pid; echo "status $?"
       """)
-    XCTAssertTrue(result.text.contains("status 143"), result.text)
-    XCTAssertTrue(result.text.hasSuffix("general\n"), "only the board remains: \(result.text)")
-    try assertBoardUntouched()
+    XCTAssertEqual(result.text, "status 0\n", result.stderr)
+    XCTAssertEqual(try pb.run(["paste"]).text, "survives a hangup")
   }
 
   func testHelpWorksWithNoDisplayAndNoStore() throws {

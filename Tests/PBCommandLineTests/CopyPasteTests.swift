@@ -61,17 +61,29 @@ final class CopyPasteTests: XCTestCase {
 
   func testHundredMebibytesRoundTripThroughFiles() throws {
     let source = pb.root + "/big.bin"
-    var chunk = Data(count: 1 << 20)
-    chunk.withUnsafeMutableBytes { raw in
-      for i in 0..<raw.count { raw[i] = UInt8(truncatingIfNeeded: i &* 2_654_435_761 >> 13) }
-    }
+    // A xorshift stream over all 100 MiB: no 256-byte or 1 MiB period, so
+    // a stale or repeated buffer anywhere shows as a difference.
     FileManager.default.createFile(atPath: source, contents: nil)
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: source))
+    var x: UInt64 = 0x9E37_79B9_7F4A_7C15
+    var chunk = Data(count: 1 << 20)
+    var firstChunk = Data()
     for i in 0..<100 {
-      chunk[0] = UInt8(i)
+      chunk.withUnsafeMutableBytes { raw in
+        let words = raw.bindMemory(to: UInt64.self)
+        for w in 0..<words.count {
+          x ^= x << 13
+          x ^= x >> 7
+          x ^= x << 17
+          words[w] = x
+        }
+      }
+      if i == 0 { firstChunk = chunk }
       handle.write(chunk)
     }
     try handle.close()
+    XCTAssertNotEqual(chunk, firstChunk, "every mebibyte differs")
+    XCTAssertNotEqual(firstChunk.prefix(256), firstChunk.subdata(in: 256..<512), "no 256-byte period")
     assertStatus(try pb.run(["copy"], inputFile: source), 0)
     let result = try pb.shell("pb paste > out.bin && cmp big.bin out.bin && pb paste -o out2.bin && cmp big.bin out2.bin")
     assertStatus(result, 0)
@@ -93,6 +105,29 @@ final class CopyPasteTests: XCTestCase {
     try roundTrip(Array("one\n".utf8))
     assertStatus(try pb.run(["copy", "--append"], input: Data("two\n".utf8)), 0)
     XCTAssertEqual(try pb.run(["paste"]).text, "one\ntwo\n")
+  }
+
+  func testAlsoAddsRepresentationsOfOneItem() throws {
+    try Data("<b>bold</b>".utf8).write(to: URL(fileURLWithPath: pb.root + "/page.html"))
+    try Data("bold".utf8).write(to: URL(fileURLWithPath: pb.root + "/page.txt"))
+    assertStatus(
+      try pb.run(["copy", "-t", "text/html", pb.root + "/page.html", "--also", "text/plain=" + pb.root + "/page.txt"]), 0)
+    XCTAssertEqual(try pb.run(["types"]).text, "text/html\ntext/plain\n")
+    XCTAssertEqual(try pb.run(["paste", "-t", "text/html"]).text, "<b>bold</b>")
+    XCTAssertEqual(try pb.run(["paste"]).text, "bold", "text is preferred when no type is asked for")
+    let json = try pb.run(["types", "--json"]).text
+    XCTAssertEqual(json, #"[[{"type":"text/html","size":11},{"type":"text/plain","size":4}]]"# + "\n")
+  }
+
+  func testAppendOntoNonTextIsRefused() throws {
+    try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2]).write(to: URL(fileURLWithPath: pb.root + "/pic.png"))
+    assertStatus(try pb.run(["copy", pb.root + "/pic.png"]), 0)
+    let result = try pb.run(["copy", "--append"], input: Data("text".utf8))
+    assertStatus(result, 6)
+    XCTAssertTrue(result.stderr.contains("offered: image/png"), result.stderr)
+    XCTAssertEqual(try pb.run(["types"]).text, "image/png\n", "the image is untouched")
+    XCTAssertEqual(try pb.run(["count"]).text, "1\n")
+    assertStatus(try pb.run(["copy", "--append", "-b", "a,b"], input: Data("x".utf8)), 2)
   }
 
   func testBoardsAreIndependentAndSeveralCanBeWritten() throws {

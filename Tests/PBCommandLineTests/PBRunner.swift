@@ -1,4 +1,5 @@
 import Foundation
+import PasteboardKit
 import XCTest
 
 /// Runs the built `pb` binary as a real process, the way users and scripts
@@ -11,8 +12,11 @@ struct PBRunner {
     var text: String { String(decoding: stdout, as: UTF8.self) }
   }
 
-  /// The `pb` executable next to the test bundle (`.build/debug/pb`).
+  /// The `pb` executable next to the test bundle (`.build/debug/pb`), or
+  /// the one `PB_TEST_BINARY` names: running the tests against a build
+  /// with a known defect shows that they catch it.
   static let executable: String = {
+    if let other = ProcessInfo.processInfo.environment["PB_TEST_BINARY"] { return other }
     var dir = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").deletingLastPathComponent()
     for _ in 0..<4 {
       let candidate = dir.appendingPathComponent("pb").path
@@ -26,6 +30,10 @@ struct PBRunner {
 
   let root: String
   var environment: [String: String]
+  /// Run pb as the unprivileged user `nobody` (through setpriv), for cases
+  /// that root would not meet (unreadable files, read-only stores).
+  var asNobody = false
+  static let nobody: uid_t = 65534
 
   /// A runner with a fresh store under a new temporary directory and no
   /// display, so the file backend is used.
@@ -42,7 +50,42 @@ struct PBRunner {
 
   var store: String { environment["PB_DIR"]! }
 
-  func cleanUp() { try? FileManager.default.removeItem(atPath: root) }
+  func cleanUp() {
+    try? FileManager.default.removeItem(atPath: root)
+    if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/dev/shm/pb-test-") {
+      try? FileManager.default.removeItem(atPath: runtime)
+    }
+  }
+
+  /// Gives the runner a private runtime directory on a tmpfs
+  /// (`/dev/shm`), as a login session's `XDG_RUNTIME_DIR` is.
+  mutating func useRuntimeDirectory() throws {
+    let runtime = "/dev/shm/pb-test-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+    environment["XDG_RUNTIME_DIR"] = runtime
+  }
+
+  /// A runner whose pb runs as `nobody`, with a store and a root directory
+  /// that user owns. Fails the test when setpriv cannot drop privileges.
+  func unprivileged(file: StaticString = #filePath, line: UInt = #line) throws -> PBRunner {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+      XCTFail("these cases run pb as nobody with setpriv: apt-get install util-linux", file: file, line: line)
+      throw POSIXError(.ENOENT)
+    }
+    guard getuid() == 0 else {
+      XCTFail("these cases switch to the user nobody, which needs root (CI runs as root)", file: file, line: line)
+      throw POSIXError(.EPERM)
+    }
+    var other = self
+    other.asNobody = true
+    let home = root + "/nobody"
+    try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+    chown(home, PBRunner.nobody, PBRunner.nobody)
+    chmod(root, 0o755)
+    other.environment["PB_DIR"] = home + "/store"
+    other.environment["HOME"] = home
+    return other
+  }
 
   /// How long one run may take before it counts as a hang: the run is
   /// killed and the test fails (a hang must fail a test, never stall CI).
@@ -75,17 +118,12 @@ struct PBRunner {
   }
 
   /// Runs `program` with its output and error in files (so that a
-  /// background process holding them cannot stall the test), and kills it
-  /// (with its process group) if it runs past `limit` seconds.
+  /// background process holding them cannot stall the test), in a process
+  /// group of its own that is ended if it runs past `limit` seconds.
   private func execute(
     _ program: String, _ arguments: [String], environment: [String: String], stdin: String, limit: Double,
     file: StaticString, line: UInt
   ) throws -> Result {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: program)
-    process.arguments = arguments
-    process.environment = environment
-    process.currentDirectoryURL = URL(fileURLWithPath: root)
     let out = root + "/.out-\(UUID().uuidString)"
     let err = out + ".err"
     FileManager.default.createFile(atPath: out, contents: nil)
@@ -94,24 +132,31 @@ struct PBRunner {
       try? FileManager.default.removeItem(atPath: out)
       try? FileManager.default.removeItem(atPath: err)
     }
-    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
-    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
-    process.standardInput = FileHandle(forReadingAtPath: stdin)
-    let ended = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in ended.signal() }
-    try process.run()
-    if ended.wait(timeout: .now() + limit) == .timedOut {
-      kill(-process.processIdentifier, SIGKILL)
-      kill(process.processIdentifier, SIGKILL)
-      ended.wait()
-      XCTFail("\(([program] + arguments).joined(separator: " ")) did not finish within \(limit) s", file: file, line: line)
+    if asNobody { for path in [out, err] { chown(path, PBRunner.nobody, PBRunner.nobody) } }
+    let argv =
+      asNobody
+      ? ["/usr/bin/setpriv", "--reuid=\(PBRunner.nobody)", "--regid=\(PBRunner.nobody)", "--clear-groups", program] + arguments
+      : [program] + arguments
+    let child = try ChildProcess(
+      argv, environment: environment.map { "\($0.key)=\($0.value)" }, directory: root,
+      input: .descriptor(try Descriptor.open(stdin, O_RDONLY)),
+      output: .descriptor(try Descriptor.open(out, O_WRONLY)), error: .descriptor(try Descriptor.open(err, O_WRONLY)))
+    let status: Int32
+    do {
+      switch try child.wait(until: WallClock.monotonicMilliseconds() + Int64(limit * 1000), graceMilliseconds: 500) {
+      case .exited(let code): status = code
+      case .signaled(let signal): status = 128 + signal
+      }
+    } catch {
+      XCTFail("\(argv.joined(separator: " ")) did not finish within \(limit) s", file: file, line: line)
+      status = -1
     }
     return Result(
-      status: process.terminationStatus,
-      stdout: try Data(contentsOf: URL(fileURLWithPath: out)),
+      status: status, stdout: try Data(contentsOf: URL(fileURLWithPath: out)),
       stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
   }
 }
+
 /// Asserts a `pb` result's exit status and that an error is one `pb:` line.
 func assertStatus(_ result: PBRunner.Result, _ status: Int32, file: StaticString = #filePath, line: UInt = #line) {
   XCTAssertEqual(result.status, status, "stderr: \(result.stderr)", file: file, line: line)

@@ -23,7 +23,23 @@ final class ParserTests: XCTestCase {
     XCTAssertEqual(after.command?.name, "paste")
     XCTAssertEqual(before.value("board"), "work")
     XCTAssertEqual(after.value("board"), "work")
-    XCTAssertEqual(before.value("backend"), after.value("backend"))
+    XCTAssertEqual(before.value("backend"), "file")
+    XCTAssertEqual(after.value("backend"), "file")
+  }
+
+  /// pb(1): short options pack, and a value may follow the last letter as
+  /// the next word, before the command name as after it.
+  func testPackedShortOptionsWithAValueBeforeTheCommand() throws {
+    for words in [["-qb", "work", "paste"], ["-qbwork", "paste"], ["-q", "-b", "work", "paste"], ["paste", "-qb", "work"]] {
+      let i = try parse(words)
+      XCTAssertEqual(i.command?.name, "paste", "\(words)")
+      XCTAssertEqual(i.value("board"), "work", "\(words)")
+      XCTAssertTrue(i.has("quiet"), "\(words)")
+      XCTAssertEqual(i.positionals, [], "\(words)")
+    }
+    let attached = try parse(["-bqueue", "copy"])
+    XCTAssertEqual(attached.value("board"), "queue", "the rest of the cluster is the value")
+    XCTAssertEqual(attached.command?.name, "copy")
   }
 
   func testPackedShortFlagsAndAttachedValues() throws {

@@ -84,14 +84,17 @@ final class SafetyTests: XCTestCase {
   func testExpireClearsOnlyIfTheBoardStillHoldsTheContent() throws {
     assertStatus(try pb.run(["copy", "--expire", "300ms"], input: Data("short-lived".utf8)), 0)
     XCTAssertEqual(try pb.run(["paste"]).text, "short-lived")
-    usleep(900_000)
+    // The background sweeper clears it: the count moves on.
+    XCTAssertTrue(eventually(5000) { (try? self.pb.run(["count"]).text) == "2\n" }, "the sweeper did not clear the board")
     assertStatus(try pb.run(["paste"]), 1)
-    // The background sweeper cleared it: the count moved on.
-    XCTAssertEqual(try pb.run(["count"]).text, "2\n")
 
     assertStatus(try pb.run(["copy", "--expire", "300ms", "-b", "second"], input: Data("old".utf8)), 0)
     assertStatus(try pb.run(["copy", "-b", "second"], input: Data("new".utf8)), 0)
-    usleep(900_000)
+    // Once the sweeper has nothing left to expire it exits; by then the
+    // old expiry has passed.
+    XCTAssertTrue(
+      eventually(5000) { (try? self.pb.shell("pgrep -f -- '__expire \(self.pb.store)$'").status) == 1 },
+      "the sweeper did not finish")
     XCTAssertEqual(try pb.run(["paste", "-b", "second"]).text, "new", "a newer copy is not expired")
     XCTAssertEqual(try pb.run(["count", "-b", "second"]).text, "2\n")
   }
@@ -127,12 +130,44 @@ final class SafetyTests: XCTestCase {
     XCTAssertEqual(lines.count, 3)
     XCTAssertTrue(lines[0].hasPrefix("1\t3\t") && lines[0].hasSuffix("third"), String(lines[0]))
     XCTAssertTrue(lines[2].hasSuffix("first"))
-    XCTAssertEqual(try pb.run(["paste", "--history", "1"]).text, try pb.run(["paste"]).text)
+    XCTAssertEqual(try pb.run(["paste", "--history", "1"]).text, "third", "entry 1 is the current content")
     XCTAssertEqual(try pb.run(["paste", "--history", "3"]).text, "first")
     assertStatus(try pb.run(["paste", "--history", "4"]), 1)
     var limited = pb!
     limited.environment["PB_HISTORY_SIZE"] = "2"
     assertStatus(try limited.run(["copy"], input: Data("fourth".utf8)), 0)
     XCTAssertEqual(try pb.run(["history"]).text.split(separator: "\n").count, 2)
+  }
+
+  func testHistoryClearAndItsSize() throws {
+    for word in ["first", "second"] { assertStatus(try pb.run(["copy"], input: Data(word.utf8)), 0) }
+    assertStatus(try pb.run(["history", "--clear"]), 0)
+    assertStatus(try pb.run(["history"]), 1)
+    XCTAssertEqual(try pb.run(["paste"]).text, "second", "clearing history leaves the board")
+    var none = pb!
+    none.environment["PB_HISTORY_SIZE"] = "0"
+    assertStatus(try none.run(["copy"], input: Data("unkept".utf8)), 0)
+    assertStatus(try none.run(["history"]), 1)
+    XCTAssertEqual(try none.run(["info"]).text.split(separator: "\n").first { $0.hasPrefix("history_size") }, "history_size: 0")
+    for bad in ["abc", "-1", "+3", "1.5", "99999999999999999999"] {
+      var wrong = pb!
+      wrong.environment["PB_HISTORY_SIZE"] = bad
+      for command in [["copy"], ["info"], ["history"]] {
+        let result = try wrong.run(command, input: Data("x".utf8))
+        assertStatus(result, 2)
+        XCTAssertTrue(result.stderr.contains("PB_HISTORY_SIZE"), "\(bad) \(command): \(result.stderr)")
+      }
+    }
+  }
+
+  func testExpiringAndLimitedContentIsNeverKept() throws {
+    assertStatus(try pb.run(["copy"], input: Data("kept".utf8)), 0)
+    assertStatus(try pb.run(["copy", "--expire", "1h"], input: Data("expiring".utf8)), 0)
+    assertStatus(try pb.run(["copy", "--pastes", "3"], input: Data("limited".utf8)), 0)
+    assertStatus(try pb.run(["copy", "--paste-once"], input: Data("once".utf8)), 0)
+    let listing = try pb.run(["history"]).text
+    XCTAssertEqual(listing.split(separator: "\n").count, 1, listing)
+    XCTAssertTrue(listing.hasSuffix("kept\n"), listing)
+    XCTAssertEqual(try pb.run(["paste", "--history", "1"]).text, "kept")
   }
 }

@@ -37,7 +37,7 @@ final class ProtocolTests: X11TestCase {
     let targets = try sh("xclip -selection clipboard -o -t TARGETS").text
     XCTAssertTrue(targets.contains("x-kde-passwordManagerHint"), targets)
     XCTAssertEqual(try sh("xclip -selection clipboard -o -t x-kde-passwordManagerHint").text, "secret")
-    XCTAssertEqual(try sh("$PB types").text, "text/plain;charset=utf-8\n")
+    XCTAssertEqual(try sh("$PB types").text, "text/plain;charset=utf-8\ntext/plain\n", "the hint is no type")
   }
 
   func testPasteOnceCountsOnlyDataConversions() throws {
@@ -65,14 +65,19 @@ final class ProtocolTests: X11TestCase {
     XCTAssertEqual(try sh("$PB paste").status, 1)
   }
 
-  func testForegroundReturnsWhenReplaced() throws {
-    let r = try sh("""
-      printf fg | $PB copy --foreground & p=$!
-      for i in $(seq 50); do [ "$(xclip -selection clipboard -o 2>/dev/null)" = fg ] && break; sleep 0.05; done
-      printf other | xclip -selection clipboard -i >/dev/null 2>&1
-      wait $p; echo "exit $?"
-      """, limit: 20)
-    XCTAssertEqual(r.text, "exit 0\n", r.stderr)
+  /// --foreground serves from the copying process itself (not from a
+  /// child it leaves behind) and returns 0 when another program copies.
+  func testForegroundServesFromTheCopyingProcessUntilReplaced() throws {
+    let out = "\(Tools.scratch)/fg-\(UUID().uuidString)"
+    try sh("(printf fg | $PB copy --foreground; echo \"exit $?\" > \(out)) & echo $! > \(out).shell")
+    XCTAssertTrue(Tools.eventually(5000) { (try? sh("xclip -selection clipboard -o").text) == "fg" }, "nothing served")
+    let shell = pid_t(Tools.contents(of: "\(out).shell").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    let owners = Tools.owners(on: display)
+    XCTAssertEqual(owners.count, 1)
+    XCTAssertEqual(owners.first.map(Tools.parent), shell, "the owner is pb copy itself, a child of the shell that ran it")
+    XCTAssertEqual(Tools.contents(of: out), "", "pb copy --foreground returned while it owned the selection")
+    try peerCopies("printf other | xclip -selection clipboard -i >/dev/null 2>&1")
+    XCTAssertTrue(Tools.eventually(2000) { Tools.contents(of: out) == "exit 0\n" }, Tools.contents(of: out))
   }
 
   func testTerminatedOwnerReleasesWithoutManager() throws {
@@ -86,13 +91,21 @@ final class ProtocolTests: X11TestCase {
   }
 
   func testTerminatedOwnerHandsOverToAClipboardManager() throws {
-    let log = try startPeer("manager")
+    try handOver(on: SIGTERM)
+  }
+
+  func testInterruptedOwnerHandsOverToAClipboardManager() throws {
+    try handOver(on: SIGINT)
+  }
+
+  private func handOver(on signal: Int32, file: StaticString = #filePath, line: UInt = #line) throws {
+    let manager = try startPeer("manager")
     try sh("printf keep-me | $PB copy")
-    guard let pid = Tools.owners(on: display).first else { return XCTFail("no owner") }
-    kill(pid, SIGTERM)
-    XCTAssertTrue(Tools.eventually(3500) { kill(pid, 0) != 0 || isZombie(pid) }, "the owner did not exit after the hand-over")
-    XCTAssertTrue(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("saved 7 bytes"))
-    XCTAssertEqual(try sh("$PB paste").text, "keep-me", "the manager serves the clipboard now")
+    guard let pid = Tools.owners(on: display).first else { return XCTFail("no owner", file: file, line: line) }
+    kill(pid, signal)
+    XCTAssertTrue(Tools.eventually(3500) { kill(pid, 0) != 0 || isZombie(pid) }, "the owner did not exit after the hand-over", file: file, line: line)
+    XCTAssertTrue(Tools.eventually(1000) { manager.output.contains("saved 7 bytes") }, manager.output, file: file, line: line)
+    XCTAssertEqual(try sh("$PB paste").text, "keep-me", "the manager serves the clipboard now", file: file, line: line)
   }
 
   func testMuteManagerDelaysTheExitByAboutThreeSeconds() throws {
@@ -113,21 +126,26 @@ final class ProtocolTests: X11TestCase {
     XCTAssertEqual(try sh("xclip -selection clipboard -o").text, "steady")
   }
 
+  /// The owner ignores SIGHUP (the kernel then discards the signal as it
+  /// is sent), so closing the terminal leaves it serving.
   func testHangupDoesNotEndTheOwner() throws {
     try sh("printf stays | $PB copy")
     guard let pid = Tools.owners(on: display).first else { return XCTFail("no owner") }
-    kill(pid, SIGHUP)
-    usleep(200_000)
+    // A paste served: the owner has set itself up and serves.
     XCTAssertEqual(try sh("$PB paste").text, "stays")
+    XCTAssertTrue(Tools.ignoredSignals(of: pid).contains(SIGHUP), "SIGHUP is not ignored")
+    kill(pid, SIGHUP)
+    XCTAssertEqual(try sh("$PB paste").text, "stays")
+    XCTAssertFalse(kill(pid, 0) != 0 || isZombie(pid), "SIGHUP ended the owner")
   }
 
   func testSensitiveContentIsNotHandedOver() throws {
-    let log = try startPeer("manager")
+    let manager = try startPeer("manager")
     try sh("printf hush | $PB copy --sensitive")
     guard let pid = Tools.owners(on: display).first else { return XCTFail("no owner") }
     kill(pid, SIGTERM)
     XCTAssertTrue(Tools.eventually(1000) { kill(pid, 0) != 0 || isZombie(pid) })
-    XCTAssertFalse(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("saved"))
+    XCTAssertFalse(manager.output.contains("saved"))
     XCTAssertEqual(try sh("$PB paste").status, 1, "released, not rescued")
   }
 

@@ -10,11 +10,11 @@ final class TextInteropTests: X11TestCase {
   }
 
   func testTextInFromXclipAndXsel() throws {
-    try sh("printf 'from xclip' | xclip -selection clipboard -i >/dev/null 2>&1")
+    try peerCopies("printf 'from xclip' | xclip -selection clipboard -i >/dev/null 2>&1")
     var r = try sh("$PB paste")
     XCTAssertEqual(r.status, 0, r.stderr)
     XCTAssertEqual(r.text, "from xclip")
-    try sh("printf 'from xsel' | xsel -b -i >/dev/null 2>&1")
+    try peerCopies("printf 'from xsel' | xsel -b -i >/dev/null 2>&1")
     r = try sh("$PB paste")
     XCTAssertEqual(r.status, 0, r.stderr)
     XCTAssertEqual(r.text, "from xsel")
@@ -28,9 +28,10 @@ final class TextInteropTests: X11TestCase {
     XCTAssertEqual(try sh("$PB paste").text, text)
     // STRING is Latin-1: é is 0xE9, the rest '?'.
     XCTAssertEqual(try sh("xclip -selection clipboard -o -t STRING").stdout, [0x68, 0xE9, 0x6C, 0x6C, 0x6F, 0x20, 0x3F, 0x20, 0x3F, 0x3F])
-    try sh("printf '%s' '\(text)' | xclip -selection clipboard -i >/dev/null 2>&1")
+    // From each peer, with pb's owner gone.
+    try peerCopies("printf '%s' '\(text)' | xclip -selection clipboard -i >/dev/null 2>&1")
     XCTAssertEqual(try sh("$PB paste").text, text)
-    try sh("printf '%s' '\(text)' | xsel -b -i >/dev/null 2>&1")
+    try peerCopies("printf '%s' '\(text)' | xsel -b -i >/dev/null 2>&1")
     XCTAssertEqual(try sh("$PB paste").text, text)
   }
 
@@ -42,7 +43,7 @@ final class TextInteropTests: X11TestCase {
     try sh("printf sec | $PB copy -b secondary")
     XCTAssertEqual(try sh("xsel -s -o").text, "sec")
     // Losing one selection keeps the other served.
-    try sh("printf other | xclip -selection clipboard -i >/dev/null 2>&1")
+    try peerCopies("printf other | xclip -selection clipboard -i >/dev/null 2>&1", pbOwnersLeft: true)
     XCTAssertEqual(try sh("$PB paste -b primary").text, "both")
   }
 
@@ -51,13 +52,15 @@ final class TextInteropTests: X11TestCase {
     let targets = try sh("xclip -selection clipboard -o -t TARGETS").text.split(separator: "\n").map(String.init)
     XCTAssertEqual(
       targets, ["TARGETS", "TIMESTAMP", "MULTIPLE", "SAVE_TARGETS", "UTF8_STRING", "text/plain;charset=utf-8", "text/plain", "STRING", "TEXT"])
-    XCTAssertEqual(try sh("$PB types").text, "text/plain;charset=utf-8\n")
+    // text/plain is a MIME type of its own; the X targets fold into
+    // text/plain;charset=utf-8.
+    XCTAssertEqual(try sh("$PB types").text, "text/plain;charset=utf-8\ntext/plain\n")
   }
 
   func testTypesFromXselAndXclipOwners() throws {
-    try sh("printf x | xsel -b -i >/dev/null 2>&1")
+    try peerCopies("printf x | xsel -b -i >/dev/null 2>&1")
     XCTAssertEqual(try sh("$PB types").text, "text/plain;charset=utf-8\n")
-    try sh("printf x | xclip -selection clipboard -i -t text/html >/dev/null 2>&1")
+    try peerCopies("printf x | xclip -selection clipboard -i -t text/html >/dev/null 2>&1")
     XCTAssertEqual(try sh("$PB types").text, "text/html\n")
   }
 
@@ -99,14 +102,36 @@ final class TextInteropTests: X11TestCase {
     XCTAssertEqual(r.status, 0, r.stderr)
     XCTAssertEqual(r.text, "café")
   }
+
+  /// COMPOUND_TEXT is one of X's text targets: shown as UTF-8 text and
+  /// converted, escape sequences and all.
+  func testCompoundTextOnlyOwnerIsReadAsUTF8() throws {
+    try startPeer("compound-only")
+    XCTAssertEqual(try sh("$PB types").text, "text/plain;charset=utf-8\n")
+    let r = try sh("$PB paste")
+    XCTAssertEqual(r.status, 0, r.stderr)
+    XCTAssertEqual(r.text, "hé日本!")
+  }
+
+  /// An owner that refuses TARGETS is asked for UTF8_STRING, then STRING.
+  func testOwnerRefusingTargetsIsAskedForText() throws {
+    try startPeer("no-targets 'no list ✓'")
+    XCTAssertEqual(try sh("$PB types").text, "text/plain;charset=utf-8\n")
+    let r = try sh("$PB paste")
+    XCTAssertEqual(r.status, 0, r.stderr)
+    XCTAssertEqual(r.text, "no list ✓")
+  }
 }
 
 /// The python3-xlib helper in scripts/.
 enum Peer {
-  static var script: String {
+  /// The repository's scripts/ directory.
+  static var scriptDirectory: String {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("scripts/x11-peer.py").path
+      .deletingLastPathComponent().appendingPathComponent("scripts").path
   }
+
+  static var script: String { "\(scriptDirectory)/x11-peer.py" }
 
   static var command: String { "/usr/bin/python3 \(script)" }
 }

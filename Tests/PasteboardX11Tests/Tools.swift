@@ -118,6 +118,32 @@ enum Tools {
     (try? spawnAndWait(["/bin/sh", "-c", script], environment: ["PATH=/usr/bin:/bin"], stdin: "/dev/null", stdout: "/dev/null", stderr: "/dev/null")) ?? -1
   }
 
+  /// The text of a file, or "" when it cannot be read.
+  static func contents(of path: String) -> String {
+    (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+  }
+
+  /// Everything `fd` gives until end of file, waiting for it (at most 30 s).
+  static func readAll(_ fd: Int32) -> [UInt8] {
+    var all: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    let deadline = now() + 30_000
+    while now() < deadline {
+      var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      guard poll(&p, 1, 1000) >= 0 else { break }
+      let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if n == 0 { break }
+      if n > 0 { all += buffer[0..<n] }
+    }
+    return all
+  }
+
+  /// The size of a file in bytes, or -1.
+  static func size(of path: String) -> Int64 {
+    var st = stat()
+    return stat(path, &st) == 0 ? Int64(st.st_size) : -1
+  }
+
   /// Writes `bytes` to a scratch file and returns its path.
   static func file(_ bytes: [UInt8], name: String = UUID().uuidString) -> String {
     let p = "\(scratch)/\(name)"
@@ -138,6 +164,12 @@ enum Tools {
 
   static let pbResolved: String = URL(fileURLWithPath: pb).resolvingSymlinksInPath().path
 
+  /// Whether `pid` is a live process with `display` as its DISPLAY.
+  static func runs(_ pid: pid_t, on display: PrivateDisplay) -> Bool {
+    guard !isZombie(pid), let env = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
+    return env.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == "DISPLAY=\(display.name)" }
+  }
+
   /// Process ids of pb's background owners serving on `display`.
   static func owners(on display: PrivateDisplay) -> [pid_t] {
     guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
@@ -148,10 +180,24 @@ enum Tools {
       // reads `pb __x11-serve`.
       guard args.contains("__x11-serve") || args.contains("copy") else { return false }
       guard (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) == pbResolved else { return false }
-      guard !isZombie(pid) else { return false }
-      guard let env = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
-      return env.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == "DISPLAY=\(display.name)" }
+      return runs(pid, on: display)
     }
+  }
+
+  /// The parent process of `pid`, or -1.
+  static func parent(of pid: pid_t) -> pid_t {
+    statusField("PPid", of: pid).flatMap { pid_t($0) } ?? -1
+  }
+
+  /// The signals `pid` ignores (SigIgn in /proc).
+  static func ignoredSignals(of pid: pid_t) -> [Int32] {
+    guard let mask = statusField("SigIgn", of: pid).flatMap({ UInt64($0, radix: 16) }) else { return [] }
+    return (1...64).filter { mask & (1 << UInt64($0 - 1)) != 0 }
+  }
+
+  private static func statusField(_ name: String, of pid: pid_t) -> String? {
+    let line = contents(of: "/proc/\(pid)/status").split(separator: "\n").first { $0.hasPrefix("\(name):") }
+    return line.map { $0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces) }
   }
 
   /// Waits until `condition` holds or `milliseconds` pass.

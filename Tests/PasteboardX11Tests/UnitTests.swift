@@ -54,11 +54,47 @@ final class X11UnitTests: XCTestCase {
     XCTAssertEqual(OwnerStatus.decode(String(OwnerStatus.encode(e).dropLast())), e)
   }
 
-  func testChunkSizeFollowsTheServer() {
-    let s = X11Settings()
-    XCTAssertEqual(s.chunkSize(maxRequestBytes: 16_777_212), 1 << 20)
-    XCTAssertEqual(s.chunkSize(maxRequestBytes: 262_140), 261_116)
-    XCTAssertEqual(s.chunkSize(maxRequestBytes: 262_140) % 4, 0)
+  /// pb's requestor gets 1 MiB chunks, every other at most 256 KiB (Tk
+  /// reads at most about 400,000 bytes from one property), and neither
+  /// more than the server takes.
+  func testChunkSizeFollowsTheRequestorAndTheServer() {
+    var s = X11Settings()
+    XCTAssertEqual(s.chunkSize(maxRequestBytes: 16_777_212, forPB: true), 1 << 20)
+    XCTAssertEqual(s.chunkSize(maxRequestBytes: 16_777_212, forPB: false), 256 << 10)
+    XCTAssertEqual(s.chunkSize(maxRequestBytes: 262_140, forPB: true), 261_116)
+    XCTAssertEqual(s.chunkSize(maxRequestBytes: 262_140, forPB: false), 261_116)
+    XCTAssertEqual(s.chunkSize(maxRequestBytes: 262_140, forPB: true) % 4, 0)
+    s.chunkSize = 4096
+    XCTAssertEqual(s.chunkSize(maxRequestBytes: 16_777_212, forPB: true), 4096, "PB_X11_CHUNK_SIZE sets both")
+    XCTAssertEqual(s.chunkSize(maxRequestBytes: 16_777_212, forPB: false), 4096)
+  }
+
+  /// An owner gives up a reader that stops taking chunks after 30 s (the
+  /// mechanism is tested in RobustnessTests with a shorter limit):
+  /// `--timeout` changes only the reading side, PB_X11_IDLE_TIMEOUT both.
+  func testOwnersWaitThirtySecondsForAStalledReader() {
+    let saved = environmentValue("PB_X11_IDLE_TIMEOUT")
+    defer {
+      if let saved { setenv("PB_X11_IDLE_TIMEOUT", saved, 1) } else { unsetenv("PB_X11_IDLE_TIMEOUT") }
+    }
+    unsetenv("PB_X11_IDLE_TIMEOUT")
+    XCTAssertEqual(X11Settings.fromEnvironment().ownerIdleMilliseconds, 30_000)
+    XCTAssertEqual(X11Settings.fromEnvironment().idleMilliseconds, 10_000)
+    let withTimeout = X11Backend(displayName: ":0", timeoutMilliseconds: 800).settings
+    XCTAssertEqual(withTimeout.ownerIdleMilliseconds, 30_000)
+    XCTAssertEqual(withTimeout.idleMilliseconds, 800)
+    setenv("PB_X11_IDLE_TIMEOUT", "1500ms", 1)
+    XCTAssertEqual(X11Settings.fromEnvironment().ownerIdleMilliseconds, 1500)
+    XCTAssertEqual(X11Backend(displayName: ":0", timeoutMilliseconds: 800).settings.idleMilliseconds, 1500)
+  }
+
+  func testOwnershipRefusalNamesWhatHappenedToEveryBoard() {
+    XCTAssertEqual(
+      SelectionOwner.refusal(["CLIPBOARD"], emptied: [], display: ":3"),
+      "cannot own the CLIPBOARD (board general) selection: another program took it in the meantime; nothing was copied (DISPLAY is :3)")
+    XCTAssertEqual(
+      SelectionOwner.refusal(["work", "PRIMARY"], emptied: ["CLIPBOARD", "x", "SECONDARY"], display: ":3"),
+      "cannot own the work and PRIMARY (board primary) selections: other programs took them in the meantime; nothing was copied, and CLIPBOARD (board general), x and SECONDARY (board secondary), which pb had taken, were given up and are now empty (DISPLAY is :3)")
   }
 
   func testServerTimesWrap() {
@@ -67,11 +103,23 @@ final class X11UnitTests: XCTestCase {
     XCTAssertTrue(serverTime(0xFFFF_FFF0, isEarlierThan: 5), "wrapped")
   }
 
-  func testTextTargetsFold() {
-    XCTAssertTrue(TargetFolding.isTextTarget("UTF8_STRING"))
-    XCTAssertTrue(TargetFolding.isTextTarget("text/plain;charset=UTF-8"))
-    XCTAssertTrue(TargetFolding.isTextTarget("TEXT"))
-    XCTAssertFalse(TargetFolding.isTextTarget("text/html"))
-    XCTAssertFalse(TargetFolding.isTextTarget("image/png"))
+  /// Every MIME target is a type of its own; only X's text targets (and
+  /// the MIME name of UTF-8 text) fold into text/plain;charset=utf-8,
+  /// where the first of them stands, fetched from the best of them.
+  func testOnlyXTextTargetsFold() {
+    func types(_ targets: [String]) -> [String] { TargetFolding.plan(targets).map(\.type) }
+    let utf8 = "text/plain;charset=utf-8"
+    // GTK 3, Qt 5 and Tk owners of text.
+    let gtk = [
+      "TIMESTAMP", "TARGETS", "MULTIPLE", "SAVE_TARGETS", "UTF8_STRING", "COMPOUND_TEXT", "TEXT", "STRING", utf8, "text/plain",
+    ]
+    XCTAssertEqual(types(gtk), [utf8, "text/plain"])
+    XCTAssertEqual(TargetFolding.plan(gtk).first?.targets, ["UTF8_STRING", utf8, "STRING", "TEXT", "COMPOUND_TEXT"])
+    XCTAssertEqual(types(["text/plain", "UTF8_STRING", "STRING", "TEXT", "TARGETS", "MULTIPLE", "TIMESTAMP"]), ["text/plain", utf8])
+    XCTAssertEqual(types(["MULTIPLE", "TARGETS", "TIMESTAMP", "TK_APPLICATION", "TK_WINDOW", "UTF8_STRING", "STRING"]), [utf8])
+    XCTAssertEqual(types(["COMPOUND_TEXT"]), [utf8], "COMPOUND_TEXT is text too")
+    XCTAssertEqual(types(["text/html", "text/plain;charset=UTF-8", "image/png", "PIXMAP"]), ["text/html", utf8, "image/png"])
+    XCTAssertEqual(types(["TARGETS", "x-kde-passwordManagerHint", "PIXMAP"]), [])
+    XCTAssertEqual(TargetFolding.plan(["STRING", "TEXT"]).first?.targets, ["STRING", "TEXT"])
   }
 }

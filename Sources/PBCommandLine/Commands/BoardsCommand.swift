@@ -7,8 +7,9 @@ enum BoardsCommand {
     positionalRange: 0...0, options: [],
     discussion: """
       Columns: name, change count, size in bytes of the first type, types
-      (comma-separated). A board that cannot be read is listed with the reason
-      and the listing exits 7.
+      (comma-separated). A board that cannot be read is listed with the reason,
+      and the listing then exits with that failure's status (7 for a damaged
+      board file).
       """,
     run: run)
 
@@ -37,10 +38,9 @@ enum BoardsCommand {
       lines += "\(name)\t\(contents.changeCount)\t\(size.map(String.init) ?? "-")\t\(types)\n"
     }
     try invocation.io.print(invocation.has("json") ? JSON.array(rows).text + "\n" : lines)
-    if let (name, error) = unreadable.first {
-      let others = unreadable.count > 1 ? " (and \(unreadable.count - 1) more)" : ""
-      throw PasteboardError.failed("board '\(name)' cannot be read\(others): \(error.description)")
-    }
+    // The listing is printed, then the first board that could not be read
+    // is reported with its own status (7 for a damaged board file).
+    if let (_, error) = unreadable.first { throw error }
     return 0
   }
 }

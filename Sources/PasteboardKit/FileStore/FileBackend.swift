@@ -158,6 +158,7 @@ public final class FileBackend: PasteboardBackend {
         throw PasteboardError.failed("\(reason) (storing into \(dataDirectory)); the board is unchanged")
       }
       try withLock {
+        try checkReplaceable(boards)
         var staged: [Staged] = []
         for (i, board) in boards.enumerated() {
           let previous = try? BoardRecord.open(boardPath(board))?.record
@@ -239,6 +240,7 @@ public final class FileBackend: PasteboardBackend {
     try reporting {
       try prepare()
       try withLock {
+        try checkReplaceable(boards)
         var previous: [BoardRecord] = []
         for board in boards {
           var record = BoardRecord()
@@ -269,6 +271,18 @@ public final class FileBackend: PasteboardBackend {
   }
 
   // MARK: Helpers (called with the lock held)
+
+  /// Refuses, before any board changes, a board whose place holds a
+  /// directory, which no rename can replace.
+  private func checkReplaceable(_ boards: [BoardName]) throws {
+    for board in boards {
+      var st = stat()
+      if lstat(boardPath(board), &st) == 0 && st.st_mode & S_IFMT == S_IFDIR {
+        throw PasteboardError.failed(
+          "\(boardPath(board)) is a directory, not a board file; remove it to use board '\(board)'; no board changed")
+      }
+    }
+  }
 
   /// The board's change count, or for a damaged board the highest count its
   /// history remembers, so that replacing it never lowers the count.

@@ -12,8 +12,10 @@ public enum DurationParser {
       scale = factor
       break
     }
-    guard !number.isEmpty, number.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }),
-      number.utf8.first != 0x2E, let value = Double(number), value.isFinite
+    // DIGITS or DIGITS.DIGITS: no sign, no exponent, no bare dot.
+    let parts = number.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count <= 2, parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }),
+      let value = Double(number), value.isFinite
     else {
       throw PasteboardError.invalid("'\(text)' is not a duration (use e.g. 500ms, 30s, 5m, 1h)")
     }

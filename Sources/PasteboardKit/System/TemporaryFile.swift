@@ -119,10 +119,16 @@ public enum SignalCleanup {
     return p
   }()
 
-  /// Installs the handlers for SIGINT, SIGTERM and SIGHUP.
+  /// Installs the handlers for SIGINT, SIGTERM and SIGHUP, except for a
+  /// signal the process was started with ignored (`nohup`, a background
+  /// job of a script): it stays ignored, as the caller asked.
   public static func install() {
     _ = slots
     for sig in [SIGINT, SIGTERM, SIGHUP] {
+      var current = sigaction()
+      guard sigaction(sig, nil, &current) == 0 else { continue }
+      // SIG_IGN is the handler value 1.
+      if unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == 1 { continue }
       signal(sig) { received in
         for i in 0..<SignalCleanup.capacity {
           if let path = SignalCleanup.slots[i] { unlink(path) }

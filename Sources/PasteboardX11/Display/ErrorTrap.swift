@@ -41,7 +41,8 @@ enum ErrorTrap {
     _ = XSetIOErrorHandler { _ in 0 }
   }
 
-  /// Errors recorded since `written` was `mark`, with serial ≥ `serial`.
+  /// Errors still in the ring whose request serial is `serial` or later
+  /// (the errors of a fence begun at `serial`).
   static func errors(since serial: UInt) -> [XErrorRecord] {
     let first = max(0, written - capacity)
     var result: [XErrorRecord] = []

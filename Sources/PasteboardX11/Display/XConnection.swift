@@ -18,8 +18,9 @@ final class XConnection {
   let atoms: Atoms
   let window: Window
   /// A server time taken when the connection opened (the `PropertyNotify`
-  /// of a zero-length append to pb's window): a real timestamp for owning
-  /// and converting, as ICCCM asks, at no extra round trip.
+  /// of a zero-length append to pb's window): a real timestamp for owning,
+  /// as ICCCM asks, at no extra round trip. (Conversions send CurrentTime,
+  /// which owners accept.)
   private(set) var openedAt: Time = 0
   /// Largest request the server takes, in bytes.
   let maxRequestBytes: Int

@@ -12,6 +12,8 @@ struct IncrTransfer {
   let key: Key
   let type: Atom
   let bytes: UnsafeRawBufferPointer
+  /// Bytes per chunk, chosen for this requestor.
+  let chunkSize: Int
   var sent = 0
   /// Monotonic ms after which a silent requestor is given up.
   var deadline: Int64

@@ -5,7 +5,9 @@ import PasteboardKit
 extension SelectionOwner {
   /// Announces an INCR transfer on the requestor's property; the chunks go
   /// out as the requestor deletes the property.
-  func startTransfer(type: Atom, bytes: UnsafeRawBufferPointer, isPaste: Bool, to window: Window, _ property: Atom) -> Bool {
+  func startTransfer(
+    type: Atom, bytes: UnsafeRawBufferPointer, chunkSize: Int, isPaste: Bool, to window: Window, _ property: Atom
+  ) -> Bool {
     let c = connection
     let key = IncrTransfer.Key(window: window, property: property)
     if transfers[key] != nil { endTransfer(key, completed: false) }
@@ -22,7 +24,7 @@ extension SelectionOwner {
       return false
     }
     transfers[key] = IncrTransfer(
-      key: key, type: type, bytes: bytes,
+      key: key, type: type, bytes: bytes, chunkSize: chunkSize,
       deadline: WallClock.monotonicMilliseconds() + settings.ownerIdleMilliseconds, isPaste: isPaste)
     if isPaste { pastesInFlight += 1 }
     OwnerLog.note("starts INCR of \(bytes.count) bytes to 0x\(String(window, radix: 16)) in chunks of \(chunkSize)")
@@ -35,7 +37,7 @@ extension SelectionOwner {
     guard var t = transfers[key] else { return }
     let c = connection
     let left = t.bytes.count - t.sent
-    let n = min(left, chunkSize)
+    let n = min(left, t.chunkSize)
     let start = t.bytes.baseAddress.map { $0 + t.sent }?.assumingMemoryBound(to: UInt8.self)
     if n == 0 && t.isPaste { releaseBeforeLastPaste() }
     XChangeProperty(c.display, key.window, key.property, t.type, 8, PropModeReplace, n > 0 ? start : nil, Int32(n))

@@ -40,8 +40,9 @@ extension SelectionOwner {
       guard let offer = offers.offer(for: target) else { return false }
       if offer.isPaste && pasteLimitReached { return false }
       let (type, bytes) = offers.data(for: offer)
-      if bytes.count > chunkSize {
-        return startTransfer(type: type, bytes: bytes, isPaste: offer.isPaste, to: requestor, property)
+      let chunk = chunkSize(for: property)
+      if bytes.count > chunk {
+        return startTransfer(type: type, bytes: bytes, chunkSize: chunk, isPaste: offer.isPaste, to: requestor, property)
       }
       guard fenced({ XChangeProperty(connection.display, requestor, property, type, 8, PropModeReplace, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(bytes.count)) }, requestor, property, bytes: bytes.count) else {
         return false
@@ -118,20 +119,13 @@ extension SelectionOwner {
     return property
   }
 
+  /// The (target, property) atoms of a MULTIPLE request, or nil when the
+  /// requestor's window or property is gone or malformed.
   private func readPairs(_ window: Window, _ property: Atom) -> [UInt]? {
-    let c = connection
-    var type: Atom = 0
-    var format: Int32 = 0
-    var items: UInt = 0
-    var after: UInt = 0
-    var data: UnsafeMutablePointer<UInt8>?
-    let start = pb_next_request(c.display)
-    let status = XGetWindowProperty(c.display, window, property, 0, 4096, False, 0, &type, &format, &items, &after, &data)
-    defer { if let data { XFree(data) } }
-    guard status == Success, ErrorTrap.errors(since: start).isEmpty, format == 32,
-      type == c.atoms.atomPair || type == c.atoms.atom, let data
-    else { return nil }
-    let longs = UnsafeRawPointer(data).assumingMemoryBound(to: UInt.self)
-    return (0..<Int(items)).map { longs[$0] & 0xFFFF_FFFF }
+    let a = connection.atoms
+    return connection.withProperty(property, of: window, longs: 4096) { p -> [UInt]? in
+      guard p.format == 32, p.type == a.atomPair || p.type == a.atom else { return nil }
+      return p.longs.map { $0 & 0xFFFF_FFFF }
+    } ?? nil
   }
 }

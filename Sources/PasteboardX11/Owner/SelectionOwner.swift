@@ -15,7 +15,7 @@ final class SelectionOwner {
     case replaced
     case expired
     case pasteLimitReached
-    /// SIGTERM, SIGINT, or the caller's stop descriptor.
+    /// SIGTERM or SIGINT.
     case stopped
   }
 
@@ -28,14 +28,17 @@ final class SelectionOwner {
   let offers: OfferedTargets
   let settings: X11Settings
   let sensitive: Bool
-  let chunkSize: Int
+  /// The INCR threshold and chunk size for pb's own requestor and for
+  /// every other (see `X11Settings.chunkSize(maxRequestBytes:forPB:)`).
+  let chunkSizes: (pb: Int, others: Int)
   /// Replies at least this large are fenced (XSync, then a look at the
   /// errors) before the requestor is told: ICCCM 2.5's BadAlloc check.
   static let fenceThreshold = 64 * 1024
   /// The selections still owned.
   var owned: [Selection]
-  /// The server time of ownership: requests older than it are refused.
-  private(set) var ownedAt: Time = 0
+  /// The server time of ownership (the connection's): requests older
+  /// than it are refused.
+  let ownedAt: Time
   let expiresAt: Int64?
   let pasteLimit: Int?
   var pastesDone = 0
@@ -56,27 +59,12 @@ final class SelectionOwner {
     expiresAt = options.expiresAt
     pasteLimit = options.pasteLimit
     owned = selections
-    chunkSize = settings.chunkSize(maxRequestBytes: connection.maxRequestBytes)
+    ownedAt = connection.openedAt
+    chunkSizes = (
+      settings.chunkSize(maxRequestBytes: connection.maxRequestBytes, forPB: true),
+      settings.chunkSize(maxRequestBytes: connection.maxRequestBytes, forPB: false)
+    )
     offers = OfferedTargets(content: content, sensitive: options.sensitive, connection: connection)
-  }
-
-  /// Takes every selection with a real server time and checks that the
-  /// server agrees (a stale time "succeeds" silently, ICCCM 2.1).
-  func acquire() throws {
-    let c = connection
-    ownedAt = c.openedAt
-    var stamp = [CLong(bitPattern: ownedAt)]
-    stamp.withUnsafeMutableBytes {
-      _ = XChangeProperty(c.display, c.window, c.atoms.ownedAtProperty, c.atoms.integer, 32, PropModeReplace, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), 1)
-    }
-    for s in owned { XSetSelectionOwner(c.display, s.atom, c.window, ownedAt) }
-    for s in owned where XGetSelectionOwner(c.display, s.atom) != c.window {
-      try c.checkAlive()
-      throw PasteboardError.failed(
-        "cannot own the \(s.name) selection: the X server gave it to another program (DISPLAY is \(c.displayName))")
-    }
-    try c.checkAlive()
-    OwnerLog.note("owns \(owned.map(\.name).joined(separator: ",")) at \(ownedAt), chunk size \(chunkSize)")
   }
 
   /// Serves until the end. SIGTERM and SIGINT (once `StopSignals` is
@@ -194,6 +182,13 @@ final class SelectionOwner {
         endTransfer(key, completed: false)
       }
     }
+  }
+
+  /// The chunk size for a requestor that asked for `property`: pb's
+  /// requestor always names pb's transfer property, other programs their
+  /// own (xclip `XCLIP_OUT`, GTK `GDK_SELECTION`, Qt `_QT_SELECTION`).
+  func chunkSize(for property: Atom) -> Int {
+    property == connection.atoms.transfer ? chunkSizes.pb : chunkSizes.others
   }
 
   var pasteLimitReached: Bool {

@@ -40,6 +40,7 @@ public enum ServeCommand {
       StopSignals.install()
       try owner.acquire()
     } catch let error as PasteboardError {
+      OwnerLog.note("cannot serve: \(error)")
       try? status.writeAll(Array(OwnerStatus.encode(error).utf8))
       return 1
     } catch {

@@ -29,47 +29,43 @@ extension XConnection {
     var total: Int64 = 0
     var first: (type: Atom, format: Int32)?
     while true {
-      var type: Atom = 0
-      var format: Int32 = 0
-      var items: UInt = 0
-      var after: UInt = 0
-      var data: UnsafeMutablePointer<UInt8>?
       // delete=True removes the property once a read reaches its end.
-      let status = XGetWindowProperty(
-        display, window, property, offset, XConnection.readChunkBytes / 4, True, 0 /* AnyPropertyType */,
-        &type, &format, &items, &after, &data)
-      defer { if let data { XFree(data) } }
+      let read = try withProperty(property, of: window, offset: offset, longs: XConnection.readChunkBytes / 4, delete: true) {
+        reply in
+        if reply.count > 0, reply.type != withhold { try XConnection.pass(reply, to: sink) }
+        return (type: reply.type, format: reply.format, count: reply.count, bytesAfter: reply.bytesAfter)
+      }
       try checkAlive()
-      guard status == Success else {
+      guard let reply = read else {
         throw PasteboardError.failed("cannot read the selection data from the X server (DISPLAY is \(displayName))")
       }
-      if type == 0 { return first.map { PropertyInfo(type: $0.type, format: $0.format, byteCount: total) } }
-      if first == nil { first = (type, format) }
-      let count = Int(items)
-      if count > 0, let data, type != withhold {
-        switch format {
-        case 32:
-          // Xlib hands format-32 data as C longs (8 bytes on LP64).
-          let longs = UnsafeRawPointer(data).assumingMemoryBound(to: UInt.self)
-          var narrow = [UInt8](repeating: 0, count: count * 4)
-          for i in 0..<count {
-            let v = UInt32(truncatingIfNeeded: longs[i])
-            narrow[4 * i] = UInt8(v & 0xFF)
-            narrow[4 * i + 1] = UInt8((v >> 8) & 0xFF)
-            narrow[4 * i + 2] = UInt8((v >> 16) & 0xFF)
-            narrow[4 * i + 3] = UInt8(v >> 24)
-          }
-          try narrow.withUnsafeBytes(sink)
-        case 16:
-          try sink(UnsafeRawBufferPointer(start: data, count: count * 2))
-        default:
-          try sink(UnsafeRawBufferPointer(start: data, count: count))
-        }
-      }
-      let wireBytes = count * Int(max(format, 8)) / 8
+      if reply.type == 0 { return first.map { PropertyInfo(type: $0.type, format: $0.format, byteCount: total) } }
+      if first == nil { first = (reply.type, reply.format) }
+      let wireBytes = reply.count * Int(max(reply.format, 8)) / 8
       total += Int64(wireBytes)
-      if after == 0 { return PropertyInfo(type: first!.type, format: first!.format, byteCount: total) }
+      if reply.bytesAfter == 0 { return PropertyInfo(type: first!.type, format: first!.format, byteCount: total) }
       offset += wireBytes / 4
+    }
+  }
+
+  /// Hands a reply's items to `sink` as bytes: format-32 items narrowed
+  /// from C longs to 4 bytes each, little-endian.
+  private static func pass(_ reply: PropertyReply, to sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+    switch reply.format {
+    case 32:
+      var narrow = [UInt8](repeating: 0, count: reply.count * 4)
+      for (i, long) in reply.longs.enumerated() {
+        let v = UInt32(truncatingIfNeeded: long)
+        narrow[4 * i] = UInt8(v & 0xFF)
+        narrow[4 * i + 1] = UInt8((v >> 8) & 0xFF)
+        narrow[4 * i + 2] = UInt8((v >> 16) & 0xFF)
+        narrow[4 * i + 3] = UInt8(v >> 24)
+      }
+      try narrow.withUnsafeBytes(sink)
+    case 16:
+      try sink(UnsafeRawBufferPointer(start: reply.data, count: reply.count * 2))
+    default:
+      try sink(UnsafeRawBufferPointer(start: reply.data, count: reply.count))
     }
   }
 }

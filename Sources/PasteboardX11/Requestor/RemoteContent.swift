@@ -4,8 +4,9 @@ import PasteboardKit
 /// One representation offered by a selection owner, fetched only when it
 /// is written or loaded (UIKit's item providers, on X11).
 ///
-/// Text stands for all the owner's text targets: it asks for them in pb's
-/// order of preference and turns Latin-1 (`STRING`) into UTF-8 on the way.
+/// UTF-8 text stands for all the owner's X text targets (see
+/// `TargetFolding`): it asks for them in pb's order of preference and turns
+/// Latin-1 (`STRING`) and compound text into UTF-8 on the way.
 final class RemoteContent: ContentProvider {
   private let requestor: SelectionRequestor
   private let selection: Atom
@@ -46,19 +47,24 @@ final class RemoteContent: ContentProvider {
   }
 
   private func fetch(_ sink: (UnsafeRawBufferPointer) throws -> Void) throws {
-    let atoms = requestor.connection.atoms
+    let c = requestor.connection
     for candidate in candidates {
       let answered: PropertyInfo?
-      if isText && candidate.atom == atoms.string {
+      if isText && candidate.atom == c.atoms.string {
         answered = try convert(candidate) { try Latin1.withUTF8($0, sink) }
-      } else if isText && candidate.atom == atoms.text {
-        // TEXT is answered in an encoding the reply's type names: hold it
-        // (a legacy target, used only when nothing better is offered).
+      } else if isText && (candidate.atom == c.atoms.text || candidate.atom == c.atoms.compoundText) {
+        // Answered in an encoding the reply's type names: held, then
+        // decoded (legacy targets, used only when nothing better is
+        // offered).
         var held: [UInt8] = []
         answered = try convert(candidate) { held.append(contentsOf: $0) }
         if let answered {
-          try held.withUnsafeBytes {
-            try answered.type == atoms.string ? Latin1.withUTF8($0, sink) : sink($0)
+          try held.withUnsafeBytes { bytes in
+            switch answered.type {
+            case c.atoms.string: try Latin1.withUTF8(bytes, sink)
+            case c.atoms.compoundText: try CompoundText.withUTF8(bytes, on: c, sink)
+            default: try sink(bytes)
+            }
           }
         }
       } else {
@@ -67,7 +73,7 @@ final class RemoteContent: ContentProvider {
       if answered != nil { return }
     }
     throw PasteboardError.failed(
-      "the \(requestor.selectionName) owner refused to hand over '\(shownType)' although it offers it (DISPLAY is \(requestor.connection.displayName))")
+      "the \(requestor.selectionName) owner refused to hand over '\(shownType)' although it offers it (DISPLAY is \(c.displayName))")
   }
 
   private func convert(

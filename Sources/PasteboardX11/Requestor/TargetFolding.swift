@@ -1,53 +1,67 @@
 import CX11
 import PasteboardKit
 
-/// Turns an owner's TARGETS into pb's representations.
+/// Turns an owner's TARGETS into pb's representations, as `wl-paste -l`
+/// and `xclip -t TARGETS` list them: every MIME target is a type of its
+/// own (`text/plain`, `text/html`, `image/png`, …).
 ///
-/// All text targets (UTF8_STRING, STRING, TEXT, text/plain and its
-/// charset variants) become one `text/plain;charset=utf-8`, placed where
-/// the owner's first text target was, which fetches the best of them.
-/// MIME targets (`image/png`, `text/html`, …) stay as they are. Protocol
-/// targets (TARGETS, TIMESTAMP, MULTIPLE, …) and other bare X atoms are
-/// not content and are left out.
+/// Only X's text targets, which are not MIME types (`UTF8_STRING`,
+/// `STRING`, `TEXT`, `COMPOUND_TEXT`), are folded, together with the MIME
+/// name of UTF-8 text itself, into one `text/plain;charset=utf-8`, placed
+/// where the first of them stands, which fetches the best of them.
+/// Protocol targets (TARGETS, TIMESTAMP, MULTIPLE, …) and other bare X
+/// atoms (`PIXMAP`, `TK_WINDOW`, …) are not content and are left out.
 enum TargetFolding {
   static let protocolTargets: Set<String> = [
     "TARGETS", "TIMESTAMP", "MULTIPLE", "SAVE_TARGETS", "DELETE", "INCR", "NULL", "ATOM_PAIR",
     "x-kde-passwordManagerHint",
   ]
 
-  /// Text targets in pb's order of preference.
-  static let textOrder = ["UTF8_STRING", "text/plain;charset=utf-8", "text/plain;charset=UTF-8", "STRING", "TEXT", "text/plain"]
+  /// X's own text targets, in pb's order of preference (after
+  /// `UTF8_STRING` comes the MIME name of UTF-8 text).
+  static let xTextTargets = ["UTF8_STRING", "STRING", "TEXT", "COMPOUND_TEXT"]
 
-  static func isTextTarget(_ name: String) -> Bool {
-    MIMEType.isPlainText(name) || textOrder.contains(name)
+  /// Whether `target` is fetched as pb's UTF-8 text.
+  static func isFoldedText(_ target: String) -> Bool {
+    xTextTargets.contains(target) || MIMEType.same(target, MIMEType.utf8Text)
+  }
+
+  /// The types pb shows for `targets` (in the owner's order), each with the
+  /// targets that fetch it, best first.
+  static func plan(_ targets: [String]) -> [(type: String, targets: [String])] {
+    var plan: [(type: String, targets: [String])] = []
+    var text: Int?
+    for target in targets where !protocolTargets.contains(target) {
+      if isFoldedText(target) {
+        if let i = text {
+          plan[i].targets.append(target)
+        } else {
+          text = plan.count
+          plan.append((MIMEType.utf8Text, [target]))
+        }
+      } else if target.contains("/"), !plan.contains(where: { $0.type == target }) {
+        plan.append((target, [target]))
+      }
+    }
+    if let i = text { plan[i].targets.sort { rank($0) < rank($1) } }
+    return plan
   }
 
   static func representations(
     _ targets: [(atom: Atom, name: String)], requestor: SelectionRequestor, selection: Atom, keepAlive: AnyObject
   ) -> [Representation] {
-    var reps: [Representation] = []
-    var textPlaced = false
-    let text = targets.filter { isTextTarget($0.name) }.sorted { rank($0.name) < rank($1.name) }
-    for target in targets where !protocolTargets.contains(target.name) {
-      if isTextTarget(target.name) {
-        guard !textPlaced else { continue }
-        textPlaced = true
-        let content = RemoteContent(
-          requestor: requestor, selection: selection, candidates: text, isText: true,
-          shownType: MIMEType.utf8Text, keepAlive: keepAlive)
-        reps.append(Representation(type: MIMEType.utf8Text, payload: .provider(content)))
-      } else if target.name.contains("/") {
-        let content = RemoteContent(
-          requestor: requestor, selection: selection, candidates: [target], isText: false,
-          shownType: target.name, keepAlive: keepAlive)
-        reps.append(Representation(type: target.name, payload: .provider(content)))
-      }
+    let atoms = Dictionary(targets.map { ($0.name, $0.atom) }, uniquingKeysWith: { a, _ in a })
+    return plan(targets.map(\.name)).map { entry in
+      let content = RemoteContent(
+        requestor: requestor, selection: selection, candidates: entry.targets.compactMap { name in atoms[name].map { ($0, name) } },
+        isText: entry.type == MIMEType.utf8Text, shownType: entry.type, keepAlive: keepAlive)
+      return Representation(type: entry.type, payload: .provider(content))
     }
-    return reps
   }
 
-  private static func rank(_ name: String) -> Int {
-    if let i = textOrder.firstIndex(of: name) { return i }
-    return MIMEType.same(name, MIMEType.utf8Text) ? 1 : textOrder.count
+  private static func rank(_ target: String) -> Int {
+    if target == "UTF8_STRING" { return 0 }
+    if let i = xTextTargets.firstIndex(of: target) { return i + 1 }
+    return 1  // text/plain;charset=utf-8, however spelled
   }
 }
