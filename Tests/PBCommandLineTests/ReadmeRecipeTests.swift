@@ -164,8 +164,9 @@ final class TmuxSession {
     let config = lines + "set -g mode-keys vi\n"
     try Data(config.utf8).write(to: URL(fileURLWithPath: runner.root + "/tmux.conf"))
     let pane = #"printf 'tmux-y-line\ntmux-enter-line\n'; exec cat"#
-    // The server outlives this command: it must not keep open any
-    // descriptor that the test's process handling watches.
+    // The server outlives this command: it keeps none of the test's
+    // descriptors beyond standard input, output and error (which it
+    // replaces with /dev/null).
     let closeInherited = #"for fd in /proc/$$/fd/*; do fd=${fd##*/}; [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done 2>/dev/null; "#
     let started = try pb.shell(
       closeInherited
