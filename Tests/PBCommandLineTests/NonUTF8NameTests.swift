@@ -33,12 +33,21 @@ final class NonUTF8NameTests: XCTestCase {
     XCTAssertFalse(names.contains("357 277 275"), "no name with U+FFFD (EF BF BD) in it: \(names)")
   }
 
-  func testTheStoreIsThePBDirGiven() throws {
-    let result = try pb.shell(
-      #"export PB_DIR="$PWD/st"$'\xe9'"re" && printf 'x' | pb copy && test -f "$PB_DIR/boards/general" && pb paste"#)
-    assertStatus(result, 0)
-    XCTAssertEqual(result.text, "x")
+  /// A store path that is not UTF-8 is refused with the reason (pb(1)),
+  /// never silently moved to another directory.
+  func testAStorePathThatIsNotUTF8IsRefused() throws {
+    let result = try pb.shell(#"export PB_DIR="$PWD/st"$'\xe9'"re" && printf 'x' | pb copy"#)
+    assertStatus(result, 4)
+    XCTAssertTrue(result.stderr.contains("/st<E9>re', which is not UTF-8"), result.stderr)
     let names = try namesInRoot()
     XCTAssertFalse(names.contains("357 277 275"), "no store with U+FFFD (EF BF BD) in its name: \(names)")
+    XCTAssertFalse(names.contains("s t 351 r e"), "no store was made: \(names)")
+  }
+
+  /// A message naming such a file shows the byte, not U+FFFD.
+  func testMessagesShowTheByte() throws {
+    let result = try pb.shell(#"pb copy $'caf\xe9-missing.txt'"#)
+    assertStatus(result, 7)
+    XCTAssertTrue(result.stderr.contains("caf<E9>-missing.txt"), result.stderr)
   }
 }

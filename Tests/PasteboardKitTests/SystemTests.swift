@@ -64,6 +64,21 @@ final class SystemTests: XCTestCase {
     XCTAssertEqual(VisibleText.preview(Array("👍🏽👍🏽👍🏽".utf8), limit: 2), "👍🏽👍🏽", "cut between characters")
   }
 
+  func testByteStringsKeepBytesThatAreNotUTF8() {
+    let latin1: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".txt".utf8)
+    let text = ByteString.decode(latin1)
+    XCTAssertEqual(ByteString.bytes(text), latin1, "the bytes come back")
+    XCTAssertTrue(ByteString.holdsRawBytes(text))
+    XCTAssertEqual(VisibleText.escape(text), "caf<E9>.txt")
+    let utf8 = Array("café ✓ 👍🏽".utf8)
+    XCTAssertEqual(ByteString.decode(utf8), "café ✓ 👍🏽", "UTF-8 is decoded as UTF-8")
+    XCTAssertEqual(ByteString.bytes(ByteString.decode(utf8)), utf8)
+    XCTAssertFalse(ByteString.holdsRawBytes("café"))
+    let mixed: [UInt8] = [0xC3, 0x28, 0xED, 0xA0, 0x80, 0xF4, 0x8F, 0xBF, 0xBF, 0xFF]
+    XCTAssertEqual(ByteString.bytes(ByteString.decode(mixed)), mixed, "broken, surrogate and edge sequences round-trip")
+    ByteString.withCString(text) { XCTAssertEqual(strlen($0), latin1.count) }
+  }
+
   func testChildProcessRunsAnArgumentVectorAndReportsItsEnd() throws {
     let child = try ChildProcess(["/bin/sh", "-c", "exit 3"])
     XCTAssertEqual(try child.wait(until: nil), .exited(3))
