@@ -2,7 +2,9 @@
 import PackageDescription
 
 // One direction of dependency:
-//   pb -> PBCommandLine -> PasteboardKit
+//   pb -> PBCommandLine -> PasteboardKit, PasteboardX11, PasteboardActivities
+// PasteboardX11 and PasteboardActivities import PasteboardKit only (and X11
+// its C module); neither knows the other or the command line.
 // The core library (PasteboardKit) knows nothing of the command line and
 // imports no C library beyond glibc (CSystem only shows glibc's Linux
 // declarations to Swift).
@@ -11,18 +13,21 @@ let package = Package(
   products: [
     .executable(name: "pb", targets: ["pb"]),
     .library(name: "PasteboardKit", targets: ["PasteboardKit"]),
+    .library(name: "PasteboardActivities", targets: ["PasteboardActivities"]),
   ],
   targets: [
     .systemLibrary(name: "CSystem"),
     .target(name: "PasteboardKit", dependencies: ["CSystem"]),
     .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
     .target(name: "PasteboardX11", dependencies: ["PasteboardKit", "CX11"]),
-    .target(name: "PBCommandLine", dependencies: ["PasteboardKit", "PasteboardX11"]),
+    .target(name: "PasteboardActivities", dependencies: ["PasteboardKit"]),
+    .target(name: "PBCommandLine", dependencies: ["PasteboardKit", "PasteboardX11", "PasteboardActivities"]),
     .executableTarget(name: "pb", dependencies: ["PBCommandLine"]),
     // The conformance suite every backend passes (a test-support library).
     .target(name: "PasteboardConformance", dependencies: ["PasteboardKit"], path: "Tests/PasteboardConformance"),
     .testTarget(name: "PasteboardKitTests", dependencies: ["PasteboardKit", "PasteboardConformance"]),
     .testTarget(name: "PBCommandLineTests", dependencies: ["PBCommandLine", "PasteboardKit"]),
+    .testTarget(name: "PasteboardActivitiesTests", dependencies: ["PasteboardActivities", "PasteboardKit"]),
     .testTarget(name: "PasteboardX11Tests", dependencies: ["PasteboardX11", "PasteboardKit", "PasteboardConformance"]),
   ]
 )

@@ -32,6 +32,16 @@ public enum TypeDetection {
     return extensions[name[name.index(after: dot)...].lowercased()]
   }
 
+  /// The usual file name extension for `type` (`png` for `image/png`,
+  /// `txt` for plain text), or nil when pb knows none.
+  public static func fileExtension(for type: String) -> String? {
+    if MIMEType.isPlainText(type) { return "txt" }
+    let preferred = ["image/jpeg": "jpg", "text/html": "html", "image/tiff": "tiff", MIMEType.uriList: "uri"]
+    let base = String(type.lowercased().prefix { $0 != ";" }).filter { $0 != " " }
+    if let e = preferred[base] { return e }
+    return extensions.first { $0.value == base }?.key
+  }
+
   static let extensions: [String: String] = [
     "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif",
     "webp": "image/webp", "bmp": "image/bmp", "tif": "image/tiff", "tiff": "image/tiff",

@@ -160,6 +160,14 @@ public final class ChildProcess {
     throw PasteboardError.timedOut("\(program) did not finish in time; its process group was ended")
   }
 
+  /// How the child ended, if it ends before `deadline`; nil when it is
+  /// still running then (it is left running: a program that opens a
+  /// window may stay as long as the window does).
+  public func exit(before deadline: Int64?) -> Termination? {
+    if let termination { return termination }
+    return awaitExit(until: deadline) ? reap() : nil
+  }
+
   /// Whether the child exited before `deadline`.
   private func awaitExit(until deadline: Int64?) -> Bool {
     while true {

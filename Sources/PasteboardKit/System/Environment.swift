@@ -9,3 +9,18 @@ public func environmentValue(_ name: String) -> String? {
   let value = ByteString.decode(cString: raw)
   return value.isEmpty ? nil : value
 }
+
+/// This process's environment as `NAME=value` strings (bytes kept), with
+/// `extra` set on top: what a child process is started with.
+public func environmentStrings(setting extra: [String: String] = [:]) -> [String] {
+  var result: [String] = []
+  var i = 0
+  while let entry = environ[i] {
+    let text = ByteString.decode(cString: entry)
+    let name = String(text.prefix { $0 != "=" })
+    if extra[name] == nil { result.append(text) }
+    i += 1
+  }
+  for (name, value) in extra.sorted(by: { $0.key < $1.key }) { result.append(name + "=" + value) }
+  return result
+}

@@ -71,9 +71,10 @@ struct SpawnSetup {
     }
     posix_spawnattr_setflags(&attributes, Int16(flags))
 
-    let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    // Arguments keep their bytes (a file name that is not UTF-8).
+    let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { a in ByteString.withCString(a) { strdup($0) } } + [nil]
     defer { argv.forEach { free($0) } }
-    let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup($0) } + [nil] }
+    let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { e in ByteString.withCString(e) { strdup($0) } } + [nil] }
     defer { envp?.forEach { free($0) } }
     var pid: pid_t = 0
     let status = envp.withOptionalPointer { env in

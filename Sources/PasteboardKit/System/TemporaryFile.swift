@@ -107,12 +107,13 @@ public final class TemporaryFile {
   }
 }
 
-/// Removes registered temporary files when the process is interrupted, then
-/// dies of the same signal, so an interrupted copy leaves nothing behind.
+/// Removes registered temporary files (and directories, once empty) when
+/// the process is interrupted, then dies of the same signal, so an
+/// interrupted copy or export leaves nothing behind.
 public enum SignalCleanup {
   // A fixed C buffer: a signal handler may only touch memory that needs no
   // allocation or locking.
-  private static let capacity = 64
+  private static let capacity = 256
   private static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
     let p = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
     p.initialize(repeating: nil, count: capacity)
@@ -130,8 +131,12 @@ public enum SignalCleanup {
       // SIG_IGN is the handler value 1.
       if unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == 1 { continue }
       signal(sig) { received in
+        // Files first, then the directories that held them.
         for i in 0..<SignalCleanup.capacity {
           if let path = SignalCleanup.slots[i] { unlink(path) }
+        }
+        for i in 0..<SignalCleanup.capacity {
+          if let path = SignalCleanup.slots[i] { rmdir(path) }
         }
         signal(received, SIG_DFL)
         raise(received)

@@ -1,0 +1,35 @@
+import PasteboardKit
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The user's terminal, for questions asked while standard input and
+/// output carry data: prompts are written to it and answers read from it,
+/// a line at a time (the terminal's own line editing applies). Text shown
+/// on it is made visible first (`VisibleText`).
+final class Terminal {
+  private let device: Descriptor
+
+  init(_ device: Descriptor) { self.device = device }
+
+  /// Writes `text`, as it is (pb's own text).
+  func show(_ text: String) {
+    try? device.writeAll(Array(text.utf8))
+  }
+
+  /// Asks `question` and returns the answer without its line break; nil
+  /// at end of input (Ctrl-D).
+  func ask(_ question: String) -> String? {
+    show(question)
+    var line: [UInt8] = []
+    var byte: UInt8 = 0
+    while true {
+      let n = read(device.rawValue, &byte, 1)
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 { return line.isEmpty ? nil : ByteString.decode(line) }
+      if byte == 0x0A { return ByteString.decode(line.last == 0x0D ? line.dropLast() : line[...]) }
+      line.append(byte)
+    }
+  }
+}
