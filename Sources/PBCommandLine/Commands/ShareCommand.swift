@@ -130,15 +130,21 @@ enum ShareCommand {
     ]
   }
 
-  /// Writes returned items to standard output, one after another, exactly
-  /// (an activity that reports a path ends it with a newline), or puts
-  /// them on the board.
+  /// Writes returned items to standard output, exactly, with a newline
+  /// between two items when the first does not end in one (an activity
+  /// that reports a path ends it with one); or puts them on the board.
   static func deliver(_ items: [ActivityItem], toBoard pasteboard: Pasteboard?, io: CommandIO) throws {
     guard !items.isEmpty else { return }
     if let pasteboard {
       try pasteboard.setItems(items.map { PasteboardItem([Representation(type: $0.type, payload: $0.payload)]) })
       return
     }
-    for item in items { try item.payload.write(to: io.output) }
+    var last: UInt8?
+    for item in items {
+      if let last, last != 0x0A { try io.output.writeAll([0x0A]) }
+      let bytes = try item.bytes()
+      try io.output.writeAll(bytes)
+      last = bytes.last ?? last
+    }
   }
 }
