@@ -7,7 +7,8 @@ import PasteboardKit
 /// Parts are named after their kind and type: `text.txt`, `text.html`,
 /// `image.png`, `link.url` (the URL and a newline), a file under its own
 /// name, `data.bin`; a second part of the same name becomes `text-2.txt`.
-/// `--parts` chooses parts by kind (`text,image`) or number (`1,3`).
+/// `--parts` chooses parts by kind (`text,image`; `image` also takes image
+/// files) or number (`1,3`).
 /// Without a name (and no terminal to ask for one), or with no part
 /// chosen, it refuses (exit 2) and creates nothing; a folder that exists is
 /// never touched.
@@ -60,7 +61,8 @@ public final class ExportActivity: Activity {
     var chosen: [Int] = []
     for part in parts {
       if let kind = ActivityItem.Kind(rawValue: part) {
-        chosen += items.indices.filter { items[$0].kind == kind }
+        // An image given as a file is an image too.
+        chosen += items.indices.filter { items[$0].kind == kind || (kind == .image && items[$0].type.lowercased().hasPrefix("image/")) }
       } else if let n = WholeNumber.value(part, as: Int.self), n >= 1 {
         guard n <= items.count else { throw PasteboardError.invalid("--parts \(n): there are \(items.count) items") }
         chosen.append(n - 1)
