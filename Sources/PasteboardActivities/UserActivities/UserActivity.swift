@@ -9,11 +9,14 @@ import PasteboardKit
 /// standard output as the returned item (or discarded).
 ///
 /// The command gets `PB_ACTIVITY_TYPE`, `PB_ITEM_COUNT` and
-/// `PB_ITEM_TYPES` (comma-separated) in its environment; its standard
-/// error is pb's, and it runs in pb's working directory. Temporary files are mode 0600 in a directory of their own
-/// (mode 0700, under `$XDG_RUNTIME_DIR` when there is one, else `$TMPDIR`
-/// or /tmp), removed when the command ends, is ended at its time limit, or
-/// pb is interrupted.
+/// `PB_ITEM_TYPES` (comma-separated) in its environment, and runs in pb's
+/// working directory. Its standard error is collected: when it fails, the
+/// first line is quoted in pb's one message; when it succeeds, it is
+/// passed on to pb's standard error. Temporary files are mode 0600 in a
+/// directory of their own (mode 0700, under `$XDG_RUNTIME_DIR` when there
+/// is one, else `$TMPDIR` or /tmp), removed when the command ends, is
+/// ended at its time limit, or pb is interrupted (which also ends the
+/// command's process group).
 public final class UserActivity: Activity {
   public let definition: ActivityDefinition
   private var items: [ActivityItem] = []
@@ -42,6 +45,7 @@ public final class UserActivity: Activity {
     }
     let arguments = UserActivity.substitute(definition.arguments, files: paths)
     let output = definition.output == .items ? try TemporaryStream() : nil
+    let errors = try TemporaryStream()
     let child = try ChildProcess(
       arguments,
       environment: environmentStrings(setting: [
@@ -50,7 +54,7 @@ public final class UserActivity: Activity {
       ]),
       directory: UserActivity.workingDirectory(),
       input: definition.input == .stdin ? .pipe : .null,
-      output: output.map { .descriptor($0.descriptor) } ?? .null, error: .inherited)
+      output: output.map { .descriptor($0.descriptor) } ?? .null, error: .descriptor(errors.descriptor))
     let deadline = WallClock.monotonicMilliseconds() + definition.timeoutMilliseconds
     let ended: ChildProcess.Termination
     do {
@@ -66,8 +70,13 @@ public final class UserActivity: Activity {
         "\(definition.title) (\(definition.type)) did not finish within \(describe(definition.timeoutMilliseconds)); its process group was ended")
     }
     guard ended.succeeded else {
-      throw PasteboardError.failed("\(definition.title) (\(definition.type)) failed: \(arguments[0]) ended with \(ended)")
+      let message = errors.firstLine().map { ": " + $0 } ?? ""
+      throw PasteboardError.failed("\(definition.title) (\(definition.type)) failed: \(arguments[0]) ended with \(ended)\(message)")
     }
+    // A program that succeeded may still have warned: its words go to
+    // pb's standard error as it wrote them.
+    let warnings = errors.contents()
+    if !warnings.isEmpty { try? Descriptor(STDERR_FILENO, owned: false).writeAll(warnings) }
     guard let output else { return [] }
     let bytes = output.contents()
     return bytes.isEmpty ? [] : [ActivityItem(kind: MIMEType.isText(definition.outputType) ? .text : .data, type: definition.outputType, payload: .bytes(bytes))]

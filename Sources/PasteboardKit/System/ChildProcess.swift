@@ -11,7 +11,8 @@ import CSystem
 ///
 /// The wait is on a pidfd, so it costs no polling and no SIGCHLD handler;
 /// a deadline ends the group with SIGTERM, then SIGKILL after a grace
-/// period, so grandchildren that the program started go too.
+/// period, so grandchildren that the program started go too. If pb itself
+/// is interrupted meanwhile, `SignalCleanup` ends the group.
 public final class ChildProcess {
   /// Where one of the child's standard streams goes.
   public enum Stream {
@@ -104,6 +105,7 @@ public final class ChildProcess {
       throw PasteboardError.failed("cannot watch \(program): \(errnoText(code))")
     }
     handle = Descriptor(fd)
+    SignalCleanup.register(group: pid)
     _ = keep  // the child's ends are closed here, when `keep` goes
   }
 
@@ -185,6 +187,7 @@ public final class ChildProcess {
     // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import.
     let result: Termination = (status & 0x7F) == 0 ? .exited((status >> 8) & 0xFF) : .signaled(status & 0x7F)
     termination = result
+    SignalCleanup.unregister(group: pid)
     return result
   }
 
