@@ -199,7 +199,7 @@ final class BadInputTests: XCTestCase {
   func testHelpWorksWithNoDisplayAndNoStore() throws {
     var bare = pb!
     bare.environment = ["PATH": "/usr/bin:/bin"]
-    for command in ["copy", "paste", "types", "clear", "boards", "count", "history", "info", "help"] {
+    for command in ["copy", "paste", "types", "clear", "boards", "count", "history", "info", "share", "help"] {
       let viaFlag = try bare.run([command, "--help"])
       assertStatus(viaFlag, 0)
       XCTAssertTrue(viaFlag.text.contains("USAGE: pb \(command)"), viaFlag.text)
