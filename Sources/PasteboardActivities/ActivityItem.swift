@@ -93,6 +93,9 @@ public struct ActivityItem {
     return result
   }
 
+  /// Whether the item is text: a text item, or a file of a text type.
+  public var isText: Bool { kind == .text || (kind == .file && MIMEType.isText(type)) }
+
   /// The bytes of the item.
   public func bytes() throws -> [UInt8] { try payload.loadBytes() }
 

@@ -86,6 +86,8 @@ final class ShareTests: XCTestCase {
     assertStatus(try pb.run(["share", "--activity", "reverse", "--to-board"]), 0)
     XCTAssertEqual(try pb.run(["paste"]).text, "draob eht morf\n", "--to-board puts the reversal on the board")
     XCTAssertEqual(try pb.run(["share", "--activity", "reverse", "ab", "cd"]).text, "ba\ndc", "a newline between two items")
+    try Data("a text file\n".utf8).write(to: URL(fileURLWithPath: pb.root + "/notes.txt"))
+    XCTAssertEqual(try pb.run(["share", "--activity", "reverse", "--file", pb.root + "/notes.txt"]).text, "elif txet a\n")
   }
 
   func testReverseRefusesTextThatIsNotUTF8Throughout() throws {

@@ -3,7 +3,8 @@
 #endif
 import PasteboardKit
 
-/// `pb.archive`: appends each text item, with the time, to the archive
+/// `pb.archive`: appends each text item (a text file's text too), with the
+/// time, to the archive
 /// `$XDG_DATA_HOME/pb/archive` (default `~/.local/share/pb/archive`,
 /// mode 0600 in a 0700 folder: clipboard text is private).
 ///
@@ -52,7 +53,7 @@ public final class ArchiveActivity: Activity {
     return []
   }
 
-  private func isText(_ item: ActivityItem) -> Bool { item.kind == .text || item.kind == .url }
+  private func isText(_ item: ActivityItem) -> Bool { item.isText || item.kind == .url }
 
   /// `2026-12-01T11:04:05.123Z`.
   static func isoTime(_ milliseconds: Int64) -> String {

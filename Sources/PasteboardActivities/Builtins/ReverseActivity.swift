@@ -1,7 +1,7 @@
 import PasteboardKit
 
-/// `pb.reverse`: each text item reversed by user-perceived characters,
-/// line by line (see `TextReversal`); returns the reversed text.
+/// `pb.reverse`: each text item (and text file) reversed by user-perceived
+/// characters, line by line (see `TextReversal`); returns the reversed text.
 public final class ReverseActivity: Activity {
   public let activityType = "pb.reverse"
   public let title = "Reverse text"
@@ -30,7 +30,7 @@ public final class ReverseActivity: Activity {
   }
 
   private func isReversible(_ item: ActivityItem) -> Bool {
-    guard item.kind == .text, MIMEType.isText(item.type) else { return false }
+    guard item.isText, MIMEType.isText(item.type) else { return false }
     guard let head = try? item.payload.leadingBytes(64 * 1024) else { return false }
     return TypeDetection.looksLikeText(head, complete: item.payload.knownCount.map { $0 <= 64 * 1024 } ?? false)
   }
