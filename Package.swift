@@ -2,9 +2,11 @@
 import PackageDescription
 
 // One direction of dependency:
-//   pb -> PBCommandLine -> PasteboardKit, PasteboardX11, PasteboardActivities
-// PasteboardX11 and PasteboardActivities import PasteboardKit only (and X11
-// its C module); neither knows the other or the command line.
+//   pb -> PBCommandLine -> PasteboardKit, PasteboardX11, PasteboardActivities,
+//                          PasteboardTable
+// PasteboardX11, PasteboardActivities and PasteboardTable import
+// PasteboardKit only (and X11 its C module); none knows another or the
+// command line.
 // The core library (PasteboardKit) knows nothing of the command line and
 // imports no C library beyond glibc (CSystem only shows glibc's Linux
 // declarations to Swift).
@@ -14,6 +16,7 @@ let package = Package(
     .executable(name: "pb", targets: ["pb"]),
     .library(name: "PasteboardKit", targets: ["PasteboardKit"]),
     .library(name: "PasteboardActivities", targets: ["PasteboardActivities"]),
+    .library(name: "PasteboardTable", targets: ["PasteboardTable"]),
   ],
   targets: [
     .systemLibrary(name: "CSystem"),
@@ -21,13 +24,15 @@ let package = Package(
     .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
     .target(name: "PasteboardX11", dependencies: ["PasteboardKit", "CX11"]),
     .target(name: "PasteboardActivities", dependencies: ["PasteboardKit"]),
-    .target(name: "PBCommandLine", dependencies: ["PasteboardKit", "PasteboardX11", "PasteboardActivities"]),
+    .target(name: "PasteboardTable", dependencies: ["PasteboardKit"]),
+    .target(name: "PBCommandLine", dependencies: ["PasteboardKit", "PasteboardX11", "PasteboardActivities", "PasteboardTable"]),
     .executableTarget(name: "pb", dependencies: ["PBCommandLine"]),
     // The conformance suite every backend passes (a test-support library).
     .target(name: "PasteboardConformance", dependencies: ["PasteboardKit"], path: "Tests/PasteboardConformance"),
     .testTarget(name: "PasteboardKitTests", dependencies: ["PasteboardKit", "PasteboardConformance"]),
     .testTarget(name: "PBCommandLineTests", dependencies: ["PBCommandLine", "PasteboardKit"]),
     .testTarget(name: "PasteboardActivitiesTests", dependencies: ["PasteboardActivities", "PasteboardKit"]),
+    .testTarget(name: "PasteboardTableTests", dependencies: ["PasteboardTable", "PasteboardKit"]),
     .testTarget(name: "PasteboardX11Tests", dependencies: ["PasteboardX11", "PasteboardKit", "PasteboardConformance"]),
   ]
 )
