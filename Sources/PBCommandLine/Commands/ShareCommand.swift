@@ -33,16 +33,6 @@ enum ShareCommand {
 
   static func run(_ invocation: Invocation) throws -> Int32 {
     let board = try invocation.singleBoard()
-    let io = invocation.io
-    let terminal = invocation.has("activity") || invocation.has("list") ? nil : io.openTerminal().map(Terminal.init)
-    var environment = ActivityEnvironment()
-    environment.name = invocation.value("name")
-    environment.into = invocation.value("into")
-    environment.parts = invocation.value("parts").map { $0.split(separator: ",").map(String.init) }
-    environment.mailTo = invocation.all("to")
-    environment.mailSubject = invocation.value("subject")
-    environment.mailFrom = invocation.value("from")
-    if let terminal { environment.ask = { question in terminal.ask(question) } }
     // The board is opened only when it is needed: for its content, for
     // pb.copy-to-pasteboard, or for --to-board.
     var opened: PasteboardBackend?
@@ -54,7 +44,25 @@ enum ShareCommand {
     }
     let items = try gatherItems(invocation, board: board, backend: backend)
     guard !items.isEmpty else { throw PasteboardError.nothingThere("nothing to share: board '\(board)' is empty") }
-    environment.pasteboard = Pasteboard(name: board, backend: try backend())
+    return try share(items, invocation: invocation, pasteboard: Pasteboard(name: board, backend: try backend()))
+  }
+
+  /// Offers `items` to the activities and runs the one `--activity` names
+  /// (or the one picked on the terminal); also what `pb table`'s share
+  /// action runs.
+  static func share(_ items: [ActivityItem], invocation: Invocation, pasteboard: Pasteboard) throws -> Int32 {
+    let io = invocation.io
+    let listing = invocation.has("list") && invocation.command?.name == "share"
+    let terminal = invocation.has("activity") || listing ? nil : io.openTerminal().map(Terminal.init)
+    var environment = ActivityEnvironment()
+    environment.name = invocation.value("name")
+    environment.into = invocation.value("into")
+    environment.parts = invocation.value("parts").map { $0.split(separator: ",").map(String.init) }
+    environment.mailTo = invocation.all("to")
+    environment.mailSubject = invocation.value("subject")
+    environment.mailFrom = invocation.value("from")
+    if let terminal { environment.ask = { question in terminal.ask(question) } }
+    environment.pasteboard = pasteboard
 
     let library = ActivityLibrary.load(from: ActivityLibrary.folder(environment.folders))
     for problem in library.problems { io.complain(problem + " (that activity is skipped)") }
@@ -64,7 +72,7 @@ enum ShareCommand {
     })
     let available = controller.available
 
-    if invocation.has("list") {
+    if listing {
       guard !available.isEmpty else { throw PasteboardError.refused("no activity can perform on these items") }
       if invocation.has("json") {
         let rows = available.map { a in
@@ -106,7 +114,7 @@ enum ShareCommand {
       default: throw PasteboardError.failed("\(activity.activityType) failed: \(error.description)")
       }
     }
-    try deliver(outcome.returnedItems, toBoard: invocation.has("to-board") ? environment.pasteboard : nil, io: io)
+    try deliver(outcome.returnedItems, toBoard: invocation.has("to-board") ? pasteboard : nil, io: io)
     return 0
   }
 

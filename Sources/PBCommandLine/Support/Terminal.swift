@@ -13,6 +13,14 @@ final class Terminal {
 
   init(_ device: Descriptor) { self.device = device }
 
+  /// The terminal's size in rows and columns, asked each time (the user
+  /// may resize it); 24 by 80 when it does not say.
+  func size() -> (rows: Int, columns: Int) {
+    var ws = winsize()
+    guard ioctl(device.rawValue, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_row > 0, ws.ws_col > 0 else { return (24, 80) }
+    return (Int(ws.ws_row), Int(ws.ws_col))
+  }
+
   /// Writes `text`, as it is (pb's own text).
   func show(_ text: String) {
     try? device.writeAll(Array(text.utf8))

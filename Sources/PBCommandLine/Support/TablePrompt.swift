@@ -1,0 +1,168 @@
+import PasteboardKit
+import PasteboardTable
+
+/// `pb table` at a terminal: the rows page by page (as many as the
+/// terminal holds, asked again at every page, so a resize is followed),
+/// numbered, shown safely (control characters visible, cut to the width by
+/// display columns); the user names a row (`N`, `S:R`) or searches
+/// (`/text`), then picks one of the actions the policy allows from a menu,
+/// and sees a line saying what happened.
+///
+/// Edits are written back when the user quits (`q` or end of input);
+/// Ctrl-C ends pb at once and leaves the file as it was. The terminal is
+/// used in its own line mode throughout, so nothing is left to restore.
+final class TablePrompt {
+  let document: TableDocument
+  let delegate: TablePolicyDelegate
+  let terminal: Terminal
+  let invocation: Invocation
+  private var top = 0
+  private var lastSearch = ""
+
+  init(document: TableDocument, delegate: TablePolicyDelegate, terminal: Terminal, invocation: Invocation) {
+    self.document = document
+    self.delegate = delegate
+    self.terminal = terminal
+    self.invocation = invocation
+  }
+
+  var table: Table { document.table }
+
+  func run() throws -> Int32 {
+    showPage()
+    while true {
+      guard let answer = terminal.ask("Row (number, S:R or /text; Enter: next page, p: previous, q: quit): ") else { break }
+      let text = answer.trimmingSpaces()
+      if text == "q" { break }
+      switch text {
+      case "", "n":
+        let (rows, _) = pageSize()
+        if top + rows >= table.count {
+          terminal.show("(the last page)\n")
+        } else {
+          top += rows
+        }
+        showPage()
+      case "p":
+        top = max(0, top - pageSize().rows)
+        showPage()
+      default:
+        if text.hasPrefix("/") {
+          search(String(text.dropFirst()))
+        } else if let n = try? RowAddress.row(text, in: table) {
+          try choose(n)
+        } else {
+          terminal.show("'\(VisibleText.escape(text))' is not a row of this table (1-\(table.count), or S:R).\n")
+        }
+      }
+    }
+    if document.isEdited {
+      try document.save()
+      terminal.show("Wrote \(VisibleText.escape(document.destination ?? "")).\n")
+    }
+    return 0
+  }
+
+  /// Rows per page (leaving room for the prompt and a message) and columns.
+  private func pageSize() -> (rows: Int, columns: Int) {
+    let size = terminal.size()
+    return (max(1, size.rows - 3), size.columns)
+  }
+
+  private func showPage() {
+    let (rows, columns) = pageSize()
+    guard table.count > 0 else {
+      terminal.show("(no rows)\n")
+      return
+    }
+    top = min(top, table.count - 1)
+    var out = ""
+    let end = min(table.count, top + rows)
+    let numberWidth = String(table.count).count
+    for n in top..<end {
+      let path = table.indexPath(of: n)
+      if table.sectionCount > 1 && path.row == 0 { out += "── section \(path.section + 1) ──\n" }
+      out += line(n, numberWidth: numberWidth, columns: columns) + "\n"
+    }
+    out += "(rows \(top + 1)-\(end) of \(table.count)\(document.selection.isEmpty ? "" : ", \(document.selection.count) selected"))\n"
+    terminal.show(out)
+  }
+
+  /// `  12 * text`, the row's text made visible and cut to the width.
+  private func line(_ n: Int, numberWidth: Int, columns: Int) -> String {
+    let number = String(n + 1)
+    let mark = document.selection.contains(n) ? "*" : " "
+    let lead = String(repeating: " ", count: max(0, numberWidth - number.count)) + number + " " + mark + " "
+    let room = max(1, columns - lead.count - 1)
+    // Only the start of a long row is needed: a bounded amount is escaped.
+    let shown = VisibleText.escape(table.content(n).prefix(room * 4))
+    let (fitting, width) = DisplayWidth.prefix(shown, fitting: room)
+    let cut = fitting.count < shown.count || table.content(n).count > room * 4
+    return lead + (cut && width >= room ? String(DisplayWidth.prefix(shown, fitting: room - 1).text) + "…" : fitting + (cut ? "…" : ""))
+  }
+
+  /// Finds the next row from the top of the page that holds `query` (any
+  /// case when it is all lower case) and offers its menu.
+  private func search(_ query: String) {
+    let text = query.isEmpty ? lastSearch : query
+    guard !text.isEmpty else { return terminal.show("Search for what? (/text)\n") }
+    lastSearch = text
+    let folded = text == text.lowercased()
+    let needle = Array((folded ? text.lowercased() : text).utf8)
+    for step in 0..<table.count {
+      let n = (top + step) % table.count
+      var hay = Array(table.content(n))
+      if folded { hay = Array(String(decoding: hay, as: UTF8.self).lowercased().utf8) }
+      if contains(hay, needle) {
+        top = n
+        showPage()
+        try? choose(n)
+        return
+      }
+    }
+    terminal.show("No row holds '\(VisibleText.escape(text))'.\n")
+  }
+
+  private func contains(_ hay: [UInt8], _ needle: [UInt8]) -> Bool {
+    guard needle.count <= hay.count else { return false }
+    for i in 0...(hay.count - needle.count) where hay[i] == needle[0] && Array(hay[i..<i + needle.count]) == needle {
+      return true
+    }
+    return false
+  }
+
+  /// The menu of row `n`: the allowed actions, numbered, with their letters.
+  private func choose(_ n: Int) throws {
+    let path = table.indexPath(of: n)
+    guard delegate.shouldShowMenu(forRowAt: path) else {
+      return terminal.show("Row \(n + 1) has no menu: the policy hides it.\n")
+    }
+    let actions = EditAction.allCases.filter { delegate.canPerform($0, forRowAt: path) }
+    guard !actions.isEmpty else { return terminal.show("No action is allowed on row \(n + 1).\n") }
+    var menu = "Row \(n + 1): \(line(n, numberWidth: 0, columns: pageSize().columns).trimmingSpaces())\n"
+    for (i, action) in actions.enumerated() { menu += "  \(i + 1)) [\(action.shortcut)] \(action.title)\n" }
+    terminal.show(menu)
+    guard let answer = terminal.ask("Action (number or letter; Enter: back): ")?.trimmingSpaces(), !answer.isEmpty else { return }
+    let picked: EditAction?
+    if let k = WholeNumber.value(answer, as: Int.self), k >= 1, k <= actions.count {
+      picked = actions[k - 1]
+    } else {
+      picked = actions.first { String($0.shortcut) == answer.lowercased() }
+    }
+    guard let action = picked else { return terminal.show("'\(VisibleText.escape(answer))' is not in the menu.\n") }
+    // Copy and cut take the selected rows, when there are some.
+    var rows = [n]
+    if (action == .copy || action == .cut) && !document.selection.isEmpty {
+      rows = document.selection.union([n]).sorted()
+    }
+    do {
+      let outcome = try delegate.perform(action, forRowsAt: rows.map { table.indexPath(of: $0) })
+      terminal.show(outcome.message + (outcome.edited ? " (written to \(VisibleText.escape(document.destination ?? "")) when you quit)" : "") + "\n")
+      if action == .share {
+        _ = try TableCommand.share(outcome.shared, invocation: invocation, pasteboard: delegate.pasteboard)
+      }
+    } catch let error as PasteboardError {
+      terminal.show("\(VisibleText.escape(error.description))\n")
+    }
+  }
+}

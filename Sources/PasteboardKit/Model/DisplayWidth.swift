@@ -1,0 +1,64 @@
+/// How many terminal columns text takes, counted per user-perceived
+/// character (Swift's `Character`, an extended grapheme cluster), so a
+/// character is never cut in half: East Asian wide and fullwidth
+/// characters and emoji take two columns (an emoji with a skin-tone
+/// modifier, a ZWJ sequence or a flag is one character of two columns),
+/// combining marks none of their own, everything else one.
+///
+/// The wide ranges are Unicode's East Asian Width W and F blocks and the
+/// emoji blocks, as terminals draw them; text is made visible
+/// (`VisibleText`) before it is measured, so no control character is
+/// counted.
+public enum DisplayWidth {
+  public static func of(_ character: Character) -> Int {
+    guard let first = character.unicodeScalars.first else { return 0 }
+    if character.unicodeScalars.count > 1 {
+      // VS16 (emoji presentation), a skin-tone modifier, a ZWJ sequence or
+      // a flag pair: drawn as one emoji.
+      if character.unicodeScalars.contains(where: { $0.value == 0xFE0F || (0x1F3FB...0x1F3FF).contains($0.value) || $0.value == 0x200D })
+        || (0x1F1E6...0x1F1FF).contains(first.value)
+      {
+        return 2
+      }
+    }
+    return width(first)
+  }
+
+  public static func of(_ text: String) -> Int { text.reduce(0) { $0 + of($1) } }
+
+  /// The longest prefix of `text` that fits in `columns`, and its width.
+  public static func prefix(_ text: String, fitting columns: Int) -> (text: String, width: Int) {
+    var out = ""
+    var used = 0
+    for c in text {
+      let w = of(c)
+      if used + w > columns { break }
+      out.append(c)
+      used += w
+    }
+    return (out, used)
+  }
+
+  static func width(_ scalar: Unicode.Scalar) -> Int {
+    let v = scalar.value
+    if v == 0x200B || (0x0300...0x036F).contains(v) || (0x200C...0x200F).contains(v) || (0xFE00...0xFE0F).contains(v) {
+      return 0
+    }
+    for range in wide where range.contains(v) { return 2 }
+    return 1
+  }
+
+  static let wide: [ClosedRange<UInt32>] = [
+    0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x23E9...0x23EC, 0x23F0...0x23F0, 0x23F3...0x23F3,
+    0x25FD...0x25FE, 0x2614...0x2615, 0x2648...0x2653, 0x267F...0x267F, 0x2693...0x2693, 0x26A1...0x26A1,
+    0x26AA...0x26AB, 0x26BD...0x26BE, 0x26C4...0x26C5, 0x26CE...0x26CE, 0x26D4...0x26D4, 0x26EA...0x26EA,
+    0x26F2...0x26F3, 0x26F5...0x26F5, 0x26FA...0x26FA, 0x26FD...0x26FD, 0x2705...0x2705, 0x270A...0x270B,
+    0x2728...0x2728, 0x274C...0x274C, 0x274E...0x274E, 0x2753...0x2755, 0x2757...0x2757, 0x2795...0x2797,
+    0x27B0...0x27B0, 0x27BF...0x27BF, 0x2B1B...0x2B1C, 0x2B50...0x2B50, 0x2B55...0x2B55, 0x2E80...0x303E,
+    0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3,
+    0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x16FE0...0x16FE4,
+    0x17000...0x18CFF, 0x1AFF0...0x1B2FF, 0x1F004...0x1F004, 0x1F0CF...0x1F0CF, 0x1F18E...0x1F18E,
+    0x1F191...0x1F19A, 0x1F200...0x1F251, 0x1F300...0x1F64F, 0x1F680...0x1F6FF, 0x1F7E0...0x1F7EB,
+    0x1F90C...0x1F9FF, 0x1FA70...0x1FAFF, 0x20000...0x2FFFD, 0x30000...0x3FFFD,
+  ]
+}
