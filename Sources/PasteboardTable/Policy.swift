@@ -21,16 +21,16 @@ public struct Policy {
 
   /// Whether `action` is allowed on row `row` (0-based across the table),
   /// at `path`, holding `content`.
-  public func decide(_ action: EditAction, row: Int, path: IndexPath, content: ArraySlice<UInt8>) -> Decision {
+  public func decide(_ action: EditAction, row: Int, path: RowPath, content: ArraySlice<UInt8>) -> Decision {
     decide(.action(action), row: row, path: path, content: content)
   }
 
   /// Whether row `row`'s menu is shown at all (`menu` rules).
-  public func showsMenu(row: Int, path: IndexPath, content: ArraySlice<UInt8>) -> Decision {
+  public func showsMenu(row: Int, path: RowPath, content: ArraySlice<UInt8>) -> Decision {
     decide(.menu, row: row, path: path, content: content)
   }
 
-  private func decide(_ target: PolicyRule.Target, row: Int, path: IndexPath, content: ArraySlice<UInt8>) -> Decision {
+  private func decide(_ target: PolicyRule.Target, row: Int, path: RowPath, content: ArraySlice<UInt8>) -> Decision {
     for rule in rules where rule.names(target) && rule.selector.selects(row: row, section: path.section, content: content) {
       return Decision(allowed: rule.verdict == .allow, rule: rule)
     }
@@ -43,7 +43,11 @@ public struct Policy {
     var rules: [PolicyRule] = []
     for (verdict, values, option) in [(PolicyRule.Verdict.deny, deny, "--deny"), (.allow, allow, "--allow")] {
       for value in values {
-        let targets = try PolicyParser.targets(value).get()
+        let targets: Set<PolicyRule.Target>
+        switch PolicyParser.targets(value) {
+        case .success(let t): targets = t
+        case .failure(let problem): throw PasteboardError.invalid("\(option) \(value): \(problem.message)")
+        }
         rules.append(PolicyRule(verdict: verdict, targets: targets, selector: .all, origin: option, text: "\(option) \(value)"))
       }
     }

@@ -31,7 +31,7 @@ public enum RowAddress {
       guard let s = WholeNumber.value(part[..<colon], as: Int.self), let r = WholeNumber.value(part[part.index(after: colon)...], as: Int.self),
         s >= 1, r >= 1
       else { throw PasteboardError.invalid("'\(part)' is not a row address (N or S:R, 1-based)") }
-      guard let n = table.row(at: IndexPath(section: s - 1, row: r - 1)) else { throw outOfRange(String(part)) }
+      guard let n = table.row(at: RowPath(section: s - 1, row: r - 1)) else { throw outOfRange(String(part)) }
       return [n]
     }
     if let n = WholeNumber.value(part, as: Int.self) {

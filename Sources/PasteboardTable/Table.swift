@@ -1,8 +1,9 @@
 import PasteboardKit
 
 /// Where a row is: its section and its row in the section, both 0-based
-/// (UIKit's IndexPath); pb shows them 1-based, as `S:R`.
-public struct IndexPath: Hashable, Comparable, CustomStringConvertible {
+/// (UIKit's IndexPath, named apart from Foundation's); pb shows them
+/// 1-based, as `S:R`.
+public struct RowPath: Hashable, Comparable, CustomStringConvertible {
   public let section: Int
   public let row: Int
 
@@ -13,7 +14,7 @@ public struct IndexPath: Hashable, Comparable, CustomStringConvertible {
 
   public var description: String { "\(section + 1):\(row + 1)" }
 
-  public static func < (a: IndexPath, b: IndexPath) -> Bool { (a.section, a.row) < (b.section, b.row) }
+  public static func < (a: RowPath, b: RowPath) -> Bool { (a.section, a.row) < (b.section, b.row) }
 }
 
 /// A table of rows made from a listing or a file: the bytes kept as they
@@ -102,13 +103,13 @@ public struct Table {
   public func line(_ n: Int) -> ArraySlice<UInt8> { bytes[starts[n]..<nexts[n]] }
 
   /// The index path of row `n` (0-based across the table).
-  public func indexPath(of n: Int) -> IndexPath {
+  public func indexPath(of n: Int) -> RowPath {
     let s = Int(sections[n])
-    return IndexPath(section: s, row: n - sectionStarts[s])
+    return RowPath(section: s, row: n - sectionStarts[s])
   }
 
   /// The row (0-based across the table) at `path`, if there is one.
-  public func row(at path: IndexPath) -> Int? {
+  public func row(at path: RowPath) -> Int? {
     guard path.section >= 0, path.section < sectionStarts.count, path.row >= 0 else { return nil }
     let n = sectionStarts[path.section] + path.row
     let sectionEnd = path.section + 1 < sectionStarts.count ? sectionStarts[path.section + 1] : count

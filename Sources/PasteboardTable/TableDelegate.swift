@@ -5,12 +5,12 @@ import PasteboardKit
 /// offers, and carrying one out.
 public protocol TableDelegate: AnyObject {
   /// `tableView(_:shouldShowMenuForRowAt:)`.
-  func shouldShowMenu(forRowAt path: IndexPath) -> Bool
+  func shouldShowMenu(forRowAt path: RowPath) -> Bool
   /// `tableView(_:canPerformAction:forRowAt:withSender:)`.
-  func canPerform(_ action: EditAction, forRowAt path: IndexPath) -> Bool
+  func canPerform(_ action: EditAction, forRowAt path: RowPath) -> Bool
   /// `tableView(_:performAction:forRowAt:withSender:)`, for the rows the
   /// action covers (the selection, or the chosen row).
-  func perform(_ action: EditAction, forRowsAt paths: [IndexPath]) throws -> TableOutcome
+  func perform(_ action: EditAction, forRowsAt paths: [RowPath]) throws -> TableOutcome
 }
 
 /// What an action did, for the line the user sees and for the caller.

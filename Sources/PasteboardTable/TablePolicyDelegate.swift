@@ -19,19 +19,19 @@ public final class TablePolicyDelegate: TableDelegate {
     self.pasteboard = pasteboard
   }
 
-  private func row(_ path: IndexPath) -> Int? { document.table.row(at: path) }
+  private func row(_ path: RowPath) -> Int? { document.table.row(at: path) }
 
-  public func shouldShowMenu(forRowAt path: IndexPath) -> Bool {
+  public func shouldShowMenu(forRowAt path: RowPath) -> Bool {
     guard let n = row(path) else { return false }
     return policy.showsMenu(row: n, path: path, content: document.table.content(n)).allowed
   }
 
-  public func canPerform(_ action: EditAction, forRowAt path: IndexPath) -> Bool {
+  public func canPerform(_ action: EditAction, forRowAt path: RowPath) -> Bool {
     explain(action, forRowAt: path).allowed
   }
 
   /// Every action for the row, allowed or not, and what decided.
-  public func explain(forRowAt path: IndexPath) -> (menu: ActionExplanation?, actions: [ActionExplanation]) {
+  public func explain(forRowAt path: RowPath) -> (menu: ActionExplanation?, actions: [ActionExplanation]) {
     guard let n = row(path) else { return (nil, []) }
     let menu = policy.showsMenu(row: n, path: path, content: document.table.content(n))
     let menuExplanation = menu.rule.map {
@@ -40,7 +40,7 @@ public final class TablePolicyDelegate: TableDelegate {
     return (menuExplanation, EditAction.allCases.map { explain($0, forRowAt: path) })
   }
 
-  func explain(_ action: EditAction, forRowAt path: IndexPath) -> ActionExplanation {
+  func explain(_ action: EditAction, forRowAt path: RowPath) -> ActionExplanation {
     guard let n = row(path) else { return ActionExplanation(action: action, allowed: false, reason: "no such row") }
     if action.edits && !document.isEditable {
       return ActionExplanation(action: action, allowed: false, reason: "the table is read-only (a listing; -o FILE makes it editable)")
@@ -60,7 +60,7 @@ public final class TablePolicyDelegate: TableDelegate {
     return holds
   }
 
-  public func perform(_ action: EditAction, forRowsAt paths: [IndexPath]) throws -> TableOutcome {
+  public func perform(_ action: EditAction, forRowsAt paths: [RowPath]) throws -> TableOutcome {
     let table = document.table
     let rows = paths.compactMap { table.row(at: $0) }.sorted()
     guard !rows.isEmpty else { throw PasteboardError.invalid("no such row") }
@@ -98,7 +98,7 @@ public final class TablePolicyDelegate: TableDelegate {
     }
   }
 
-  private func describe(_ path: IndexPath) -> String {
+  private func describe(_ path: RowPath) -> String {
     guard let n = document.table.row(at: path) else { return path.description }
     return document.table.sectionCount > 1 ? "\(n + 1) (\(path))" : "\(n + 1)"
   }
