@@ -62,23 +62,26 @@ func writeScript(_ path: String, _ text: String) throws {
   chmod(path, 0o755)
 }
 
-/// A directory for PATH that holds the programs of this machine's PATH
-/// except `missing` (each kept one as a symbolic link), so that pb and
-/// the programs it runs find everything but those.
+/// A PATH like this process's in which the programs `missing` are not
+/// found: each directory that holds one of them is replaced by
+/// `directory`, which holds symbolic links to its other programs.
 func pathWithout(_ missing: Set<String>, in directory: String) throws -> String {
   try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
   let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-  for dir in path.split(separator: ":").map(String.init) {
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { continue }
+  var kept: [String] = [directory]
+  for dir in path.split(separator: ":").map(String.init) where !dir.isEmpty {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+    guard names.contains(where: missing.contains) else {
+      kept.append(dir)
+      continue
+    }
     for name in names where !missing.contains(name) {
       let link = directory + "/" + name
       if FileManager.default.fileExists(atPath: link) { continue }
-      let target = dir + "/" + name
-      guard FileManager.default.isExecutableFile(atPath: target) else { continue }
-      try? FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+      try? FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: dir + "/" + name)
     }
   }
-  return directory
+  return kept.joined(separator: ":")
 }
 
 /// The types `pb share --list` prints, one per line before a tab.

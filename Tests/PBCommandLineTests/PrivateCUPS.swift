@@ -1,0 +1,183 @@
+import Foundation
+import PasteboardKit
+import XCTest
+
+/// A CUPS scheduler of the tests' own: Debian's cupsd with a private
+/// configuration, spool and socket (clients reach it through
+/// `CUPS_SERVER`), and one queue on Debian's cups-pdf backend, which
+/// writes each job as a PDF file into a private folder.
+///
+/// cups-pdf reads its settings from `/etc/cups/cups-pdf-NAME.conf` for a
+/// queue whose device is `cups-pdf:/NAME` (the directory is built in), so
+/// that one file, named for this server alone, is the only thing written
+/// outside the private folder; `stop()` removes it. The backend must run
+/// as root, so the tests need root (CI runs as root).
+final class PrivateCUPS {
+  let root: String
+  let socket: String
+  /// The queue's name, also the name of its cups-pdf configuration.
+  let queue: String
+  /// Where cups-pdf writes the jobs: `job_N-TITLE.pdf`.
+  let output: String
+  let backendConfiguration: String
+  private var daemon: ChildProcess?
+
+  /// The environment a client of this server needs.
+  var clientEnvironment: [String: String] { ["CUPS_SERVER": socket] }
+
+  static let ppd = "/usr/share/ppd/cups-pdf/CUPS-PDF_noopt.ppd"
+
+  /// Checks that everything is installed and starts the scheduler.
+  init() throws {
+    guard getuid() == 0 else {
+      throw MissingTool(description: "the print tests start cupsd and its cups-pdf backend, which need root (CI runs as root)")
+    }
+    for (path, package) in [
+      ("/usr/sbin/cupsd", "cups-daemon"), ("/usr/sbin/lpadmin", "cups-client"), ("/usr/bin/lp", "cups-client"),
+      ("/usr/bin/lpstat", "cups-client"), ("/usr/lib/cups/backend/cups-pdf", "printer-driver-cups-pdf"),
+      (PrivateCUPS.ppd, "printer-driver-cups-pdf"), ("/usr/lib/cups/filter/texttopdf", "cups-filters"),
+      ("/usr/bin/pdftocairo", "poppler-utils"), ("/usr/bin/pdftotext", "poppler-utils"),
+    ] where !FileManager.default.fileExists(atPath: path) {
+      throw MissingTool(description: "\(path) is missing: install Debian's \(package) package (apt-get install \(package)); scripts/test installs it")
+    }
+    let tag = String(UUID().uuidString.prefix(8)).lowercased()
+    queue = "pbtest" + tag
+    // Under /tmp (not a long TMPDIR): the socket's path must fit in
+    // sun_path, and cups-pdf keeps paths short.
+    root = "/tmp/pb-cups-" + tag
+    socket = root + "/cups.sock"
+    output = root + "/pdf"
+    backendConfiguration = "/etc/cups/cups-pdf-\(queue).conf"
+    let fm = FileManager.default
+    for dir in ["etc", "spool", "tmp", "state", "cache", "log", "pdf", "cups-pdf-spool", "cups-pdf-log", "anonymous"] {
+      try fm.createDirectory(atPath: root + "/" + dir, withIntermediateDirectories: true)
+    }
+    chmod(root, 0o755)
+    // Filters run as lp and need the temporary folder (as /var/spool/cups/tmp).
+    chown(root + "/tmp", 0, 7)
+    chmod(root + "/tmp", 0o1770)
+    try """
+      ServerRoot \(root)/etc
+      RequestRoot \(root)/spool
+      TempDir \(root)/tmp
+      StateDir \(root)/state
+      CacheDir \(root)/cache
+      ErrorLog \(root)/log/error_log
+      AccessLog \(root)/log/access_log
+      PageLog \(root)/log/page_log
+      SystemGroup root
+
+      """.write(toFile: root + "/etc/cups-files.conf", atomically: true, encoding: .utf8)
+    try """
+      LogLevel info
+      Listen \(socket)
+      Browsing No
+      WebInterface No
+      DefaultAuthType None
+      <Location />
+        Order allow,deny
+        Allow all
+      </Location>
+      <Policy default>
+        <Limit All>
+          Order deny,allow
+        </Limit>
+      </Policy>
+
+      """.write(toFile: root + "/etc/cupsd.conf", atomically: true, encoding: .utf8)
+    // Label 1: files named job_N-TITLE.pdf, so each job's file is known.
+    try """
+      Out \(output)
+      Spool \(root)/cups-pdf-spool
+      AnonDirName \(root)/anonymous
+      Log \(root)/cups-pdf-log
+      Grp lp
+      Label 1
+
+      """.write(toFile: backendConfiguration, atomically: true, encoding: .utf8)
+    let log = try Descriptor.open(root + "/log/cupsd.out", O_WRONLY | O_CREAT | O_TRUNC)
+    daemon = try ChildProcess(
+      ["/usr/sbin/cupsd", "-f", "-c", root + "/etc/cupsd.conf", "-s", root + "/etc/cups-files.conf"],
+      input: .null, output: .descriptor(log), error: .descriptor(log))
+    let deadline = Date().addingTimeInterval(15)
+    while true {
+      if fm.fileExists(atPath: socket), (try? lp(["/usr/bin/lpstat", "-r"]))?.stdout.contains("is running") == true { break }
+      if Date() > deadline || daemon?.exit(before: WallClock.monotonicMilliseconds()) != nil {
+        let why = (try? String(contentsOfFile: root + "/log/cupsd.out", encoding: .utf8)) ?? ""
+        stop()
+        throw MissingTool(description: "cupsd did not start within 15 s: \(why.prefix(500))")
+      }
+      usleep(20_000)
+    }
+    try addQueue()
+  }
+
+  /// Runs a CUPS client program against this server.
+  @discardableResult
+  func lp(_ arguments: [String]) throws -> ToolRun {
+    var env = ProcessInfo.processInfo.environment
+    env["CUPS_SERVER"] = socket
+    return try runTool(arguments, environment: env)
+  }
+
+  /// Adds the cups-pdf queue, enabled and accepting jobs, but not as the
+  /// default destination. Text keeps its text: pdftops renders through
+  /// Cairo, as Debian's cups-pdf README advises (Ghostscript's ps2write
+  /// turns the glyphs into bitmaps that no tool reads back).
+  func addQueue() throws {
+    let run = try lp([
+      "/usr/sbin/lpadmin", "-p", queue, "-E", "-v", "cups-pdf:/\(queue)", "-P", PrivateCUPS.ppd,
+      "-o", "pdftops-renderer-default=pdftocairo",
+    ])
+    guard run.succeeded else { throw MissingTool(description: "lpadmin could not add the queue: \(run.stderr)") }
+  }
+
+  func makeDefault() throws {
+    let run = try lp(["/usr/sbin/lpadmin", "-d", queue])
+    guard run.succeeded else { throw MissingTool(description: "lpadmin -d failed: \(run.stderr)") }
+  }
+
+  /// Leaves the server with its queue but no default destination (a
+  /// deleted default is not replaced).
+  func removeDefault() throws {
+    guard try lp(["/usr/sbin/lpadmin", "-x", queue]).succeeded else { throw MissingTool(description: "lpadmin -x failed") }
+    try addQueue()
+  }
+
+  /// The PDF file of job `id` (from lp's "request id is QUEUE-ID"), once
+  /// the job has completed; nil (and a failed test, with the scheduler's
+  /// log) when it has not within `timeout` seconds.
+  func pdf(ofJobIn lpAnswer: String, timeout: Double = 30, file: StaticString = #filePath, line: UInt = #line) throws
+    -> String?
+  {
+    guard let range = lpAnswer.range(of: #"request id is \S+-[0-9]+"#, options: .regularExpression),
+      let id = lpAnswer[range].split(separator: "-").last.map(String.init)
+    else {
+      XCTFail("no request id in: \(lpAnswer)", file: file, line: line)
+      return nil
+    }
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
+      if let name = names.first(where: { $0.hasPrefix("job_\(id)-") && $0.hasSuffix(".pdf") }),
+        try lp(["/usr/bin/lpstat", "-W", "completed", "-o", queue]).stdout.contains("\(queue)-\(id) ")
+      {
+        return output + "/" + name
+      }
+      usleep(50_000)
+    }
+    let log = (try? String(contentsOfFile: root + "/log/error_log", encoding: .utf8)) ?? ""
+    XCTFail("job \(id) left no PDF in \(timeout) s; the scheduler's log ends:\n\(log.suffix(2000))", file: file, line: line)
+    return nil
+  }
+
+  /// Stops the scheduler and removes everything it had.
+  func stop() {
+    if let daemon {
+      _ = try? daemon.wait(until: WallClock.monotonicMilliseconds(), graceMilliseconds: 5000)
+    }
+    daemon = nil
+    try? FileManager.default.removeItem(atPath: backendConfiguration)
+    try? FileManager.default.removeItem(atPath: root)
+  }
+}
