@@ -119,6 +119,20 @@ final class SharePrintTests: XCTestCase {
     XCTAssertFalse(listedTypes(try nowhere.run(["share", "--list"])).contains("pb.print"))
   }
 
+  func testListingRunsNoProgramToFindTheDestination() throws {
+    try cups.makeDefault()
+    try pb.run(["copy"], input: Data("print me\n".utf8))
+    // An lpstat that only leaves a trace: listing must not need it (a
+    // process per --list would cost more than a whole pb paste).
+    let bin = pb.root + "/traced-bin"
+    try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+    try writeScript(bin + "/lpstat", "#!/bin/sh\ntouch \"$0.ran\"\nexit 1\n")
+    var traced = pb!
+    traced.environment["PATH"] = bin + ":" + (pb.environment["PATH"] ?? "")
+    XCTAssertTrue(listedTypes(try traced.run(["share", "--list"])).contains("pb.print"))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: bin + "/lpstat.ran"), "pb ran lpstat to list")
+  }
+
   func testAFailingLpFailsTheActivity() throws {
     // PRINTER names the destination: offered, and lp refuses it.
     pb.environment["PRINTER"] = "no-such-queue"

@@ -27,7 +27,14 @@ enum ProgramRun {
       arguments, input: input == nil ? .null : .pipe, output: .descriptor(output.descriptor),
       error: .descriptor(errors.descriptor))
     let deadline = WallClock.monotonicMilliseconds() + timeout
-    if let input { try child.send(input, until: deadline) }
+    if let input {
+      do {
+        try child.send(input, until: deadline)
+      } catch {
+        _ = try? child.wait(until: WallClock.monotonicMilliseconds())  // ends its process group
+        throw PasteboardError.failed("\(what): \(arguments[0]) did not read its input within \(timeout / 1000) s and was ended")
+      }
+    }
     child.closeInput()
     let ended: ChildProcess.Termination
     if leavesRunning {
