@@ -65,11 +65,13 @@ final class PrivateCUPS {
       ErrorLog \(root)/log/error_log
       AccessLog \(root)/log/access_log
       PageLog \(root)/log/page_log
+      Printcap \(root)/state/printcap
       SystemGroup root
 
       """.write(toFile: root + "/etc/cups-files.conf", atomically: true, encoding: .utf8)
     try """
       LogLevel info
+      ErrorPolicy abort-job
       Listen \(socket)
       Browsing No
       WebInterface No
@@ -156,18 +158,29 @@ final class PrivateCUPS {
       XCTFail("no request id in: \(lpAnswer)", file: file, line: line)
       return nil
     }
+    // A job whose backend fails is aborted (ErrorPolicy abort-job), so it
+    // is among the completed ones: completed without a file is a failure.
+    // One whose filter fails is stopped, as the log says.
     let deadline = Date().addingTimeInterval(timeout)
+    var why = "left no PDF within \(timeout) s"
     while Date() < deadline {
+      let log = (try? String(contentsOfFile: root + "/log/error_log", encoding: .utf8)) ?? ""
+      if log.contains("[Job \(id)] Job stopped") || log.contains("[Job \(id)] Job held") {
+        why = "was stopped"
+        break
+      }
       let names = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
-      if let name = names.first(where: { $0.hasPrefix("job_\(id)-") && $0.hasSuffix(".pdf") }),
-        try lp(["/usr/bin/lpstat", "-W", "completed", "-o", queue]).stdout.contains("\(queue)-\(id) ")
-      {
-        return output + "/" + name
+      let name = names.first { $0.hasPrefix("job_\(id)-") && $0.hasSuffix(".pdf") }
+      if try lp(["/usr/bin/lpstat", "-W", "completed", "-o", queue]).stdout.contains("\(queue)-\(id) ") {
+        if let name { return output + "/" + name }
+        why = "ended without a PDF"
+        break
       }
       usleep(50_000)
     }
     let log = (try? String(contentsOfFile: root + "/log/error_log", encoding: .utf8)) ?? ""
-    XCTFail("job \(id) left no PDF in \(timeout) s; the scheduler's log ends:\n\(log.suffix(2000))", file: file, line: line)
+    let lines = log.split(separator: "\n").filter { $0.contains("[Job \(id)]") && !$0.contains("envp[") && !$0.contains("argv[") }
+    XCTFail("job \(id) \(why); the scheduler says:\n\(lines.suffix(30).joined(separator: "\n"))", file: file, line: line)
     return nil
   }
 
