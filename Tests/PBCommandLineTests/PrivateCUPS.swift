@@ -15,6 +15,8 @@ import XCTest
 final class PrivateCUPS {
   let root: String
   let socket: String
+  /// The TCP port it also listens on, on 127.0.0.1.
+  let port: UInt16
   /// The queue's name, also the name of its cups-pdf configuration.
   let queue: String
   /// Where cups-pdf writes the jobs: `job_N-TITLE.pdf`.
@@ -46,6 +48,7 @@ final class PrivateCUPS {
     // sun_path, and cups-pdf keeps paths short.
     root = "/tmp/pb-cups-" + tag
     socket = root + "/cups.sock"
+    port = try PrivateCUPS.freePort()
     output = root + "/pdf"
     backendConfiguration = "/etc/cups/cups-pdf-\(queue).conf"
     let fm = FileManager.default
@@ -73,6 +76,7 @@ final class PrivateCUPS {
       LogLevel info
       ErrorPolicy abort-job
       Listen \(socket)
+      Listen 127.0.0.1:\(port)
       Browsing No
       WebInterface No
       DefaultAuthType None
@@ -112,6 +116,21 @@ final class PrivateCUPS {
       usleep(20_000)
     }
     try addQueue()
+  }
+
+  /// A TCP port on 127.0.0.1 that nothing listens on now.
+  static func freePort() throws -> UInt16 {
+    let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let ok = withUnsafeMutablePointer(to: &addr) { p in
+      p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0 }
+    }
+    guard ok else { throw MissingTool(description: "no free TCP port on 127.0.0.1") }
+    return UInt16(bigEndian: addr.sin_port)
   }
 
   /// Runs a CUPS client program against this server.

@@ -95,6 +95,10 @@ final class SharePrintTests: XCTestCase {
     try pb.run(["copy"], input: Data("print me\n".utf8))
     try cups.makeDefault()
     XCTAssertTrue(listedTypes(try pb.run(["share", "--list"])).contains("pb.print"))
+    // The same server asked on localhost over TCP.
+    var tcp = pb!
+    tcp.environment["CUPS_SERVER"] = "localhost:\(cups.port)"
+    XCTAssertTrue(listedTypes(try tcp.run(["share", "--list"])).contains("pb.print"), "CUPS_SERVER=localhost:\(cups.port)")
 
     // lp missing (lpstat still there to say the destination).
     var noLp = pb!
@@ -116,6 +120,8 @@ final class SharePrintTests: XCTestCase {
     // No CUPS at all where CUPS_SERVER points.
     var nowhere = pb!
     nowhere.environment["CUPS_SERVER"] = pb.root + "/no-cups.sock"
+    XCTAssertFalse(listedTypes(try nowhere.run(["share", "--list"])).contains("pb.print"))
+    nowhere.environment["CUPS_SERVER"] = "localhost:\(try PrivateCUPS.freePort())"
     XCTAssertFalse(listedTypes(try nowhere.run(["share", "--list"])).contains("pb.print"))
   }
 

@@ -83,7 +83,12 @@ struct PrintDestination {
       ("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/ipp\r\n"
         + "Content-Length: \(PrintDestination.request.count)\r\nConnection: close\r\n\r\n").utf8) + PrintDestination.request
     for endpoint in endpoints {
-      guard let response = PrintDestination.exchange(http, with: endpoint, until: deadline) else { continue }
+      var refused = false
+      guard let response = PrintDestination.exchange(http, with: endpoint, until: deadline, refused: &refused) else {
+        // Nothing listens on localhost's IPv4 port: no need to try IPv6.
+        if refused { return nil }
+        continue
+      }
       return PrintDestination.printerName(inHTTPResponse: response)
     }
     return nil
@@ -137,8 +142,9 @@ struct PrintDestination {
   }
 
   /// Connects to `endpoint` (a socket address), sends `request` and reads
-  /// until the server closes the connection; nil when nothing answers.
-  static func exchange(_ request: [UInt8], with endpoint: [UInt8], until deadline: Int64) -> [UInt8]? {
+  /// until the server closes the connection; nil when nothing answers
+  /// (`refused` tells whether the connection was refused).
+  static func exchange(_ request: [UInt8], with endpoint: [UInt8], until deadline: Int64, refused: inout Bool) -> [UInt8]? {
     let family = Int32(endpoint.withUnsafeBytes { $0.load(as: sa_family_t.self) })
     let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
     guard fd >= 0 else { return nil }
@@ -147,10 +153,12 @@ struct PrintDestination {
       raw.baseAddress!.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(endpoint.count)) }
     }
     if rc != 0 {
+      refused = errno == ECONNREFUSED
       guard errno == EINPROGRESS || errno == EAGAIN, wait(fd, for: Int16(POLLOUT), until: deadline) else { return nil }
       var err: Int32 = 0
       var len = socklen_t(MemoryLayout<Int32>.size)
       getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len)
+      refused = err == ECONNREFUSED
       if err != 0 { return nil }
     }
     var sent = 0
