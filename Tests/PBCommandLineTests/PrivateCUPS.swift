@@ -42,6 +42,7 @@ final class PrivateCUPS {
     ] where !FileManager.default.fileExists(atPath: path) {
       throw MissingTool(description: "\(path) is missing: install Debian's \(package) package (apt-get install \(package)); scripts/test installs it")
     }
+    PrivateCUPS.removeLeftovers()
     let tag = String(UUID().uuidString.prefix(8)).lowercased()
     queue = "pbtest" + tag
     // Under /tmp (not a long TMPDIR): the socket's path must fit in
@@ -116,6 +117,18 @@ final class PrivateCUPS {
       usleep(20_000)
     }
     try addQueue()
+  }
+
+  /// Removes the cups-pdf files of servers whose folder is gone (a test
+  /// run that was killed before it could stop its server).
+  static func removeLeftovers() {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: "/etc/cups")) ?? []
+    for name in names where name.hasPrefix("cups-pdf-pbtest") && name.hasSuffix(".conf") {
+      let tag = name.dropFirst("cups-pdf-pbtest".count).dropLast(".conf".count)
+      if !FileManager.default.fileExists(atPath: "/tmp/pb-cups-" + tag) {
+        try? FileManager.default.removeItem(atPath: "/etc/cups/" + name)
+      }
+    }
   }
 
   /// A TCP port on 127.0.0.1 that nothing listens on now.
