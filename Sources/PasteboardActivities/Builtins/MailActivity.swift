@@ -22,10 +22,13 @@ public final class MailActivity: Activity {
 
   public func prepare(with items: [ActivityItem]) throws {
     if environment.into == nil {
-      guard sendmail() != nil else {
-        throw PasteboardError.invalid("pb.mail needs --into FILE, or a sendmail program (PB_SENDMAIL) to hand the message to")
+      let program = try sendmail()
+      guard program != nil, !environment.mailTo.isEmpty else {
+        throw PasteboardError.invalid(
+          program == nil
+            ? "pb.mail needs --into FILE to write the message to, or --to ADDRESS and a sendmail program (PB_SENDMAIL, or sendmail on PATH or in /usr/sbin) to hand it to"
+            : "pb.mail needs --to ADDRESS to hand the message to sendmail (or --into FILE to write it to a file)")
       }
-      guard !environment.mailTo.isEmpty else { throw PasteboardError.invalid("pb.mail needs --to ADDRESS to send the message") }
     }
     let host = MailActivity.hostName()
     let from = environment.mailFrom ?? environmentValue("EMAIL") ?? "\(MailActivity.userName())@\(host)"
@@ -38,9 +41,7 @@ public final class MailActivity: Activity {
       switch item.kind {
       case .text, .url:
         let bytes = try item.bytes() + (item.kind == .url ? [0x0A] : [])
-        if subject == nil, let line = String(decoding: bytes.prefix(200), as: UTF8.self).split(separator: "\n").first {
-          subject = String(line.prefix(60))
-        }
+        if subject == nil { subject = MailActivity.subject(fromText: bytes) }
         parts.append(.init(type: item.kind == .url ? MIMEType.utf8Text : item.type, bytes: bytes, fileName: nil))
       case .file:
         let name = item.path.map { String($0.split(separator: "/").last ?? "file") } ?? "file"
@@ -52,11 +53,25 @@ public final class MailActivity: Activity {
       }
     }
     let finalSubject = subject ?? "Shared with pb"
-    for address in environment.mailTo { try MailMessage.checkHeader(address, "address") }
-    try MailMessage.checkHeader(from, "sender")
+    for address in environment.mailTo { try MailMessage.checkAddress(address, "address") }
+    try MailMessage.checkAddress(from, "sender")
     try MailMessage.checkHeader(finalSubject, "subject")
     message = MailMessage(
       from: from, to: environment.mailTo, subject: finalSubject, date: environment.clock(), host: host, parts: parts)
+  }
+
+  /// A subject from a text item: its first line that is not blank, with
+  /// control characters as spaces, at most 60 characters.
+  static func subject(fromText bytes: [UInt8]) -> String? {
+    let text = String(decoding: bytes.prefix(4096), as: UTF8.self)
+    for line in text.split(whereSeparator: \.isNewline) {
+      let cleaned = String(String.UnicodeScalarView(line.unicodeScalars.compactMap { s -> Unicode.Scalar? in
+        if s == "\u{FEFF}" { return nil }
+        return s.properties.generalCategory == .control ? " " : s
+      })).trimmingCharacters()
+      if !cleaned.isEmpty { return String(cleaned.prefix(60)).trimmingCharacters() }
+    }
+    return nil
   }
 
   public func perform() throws -> [ActivityItem] {
@@ -68,17 +83,28 @@ public final class MailActivity: Activity {
       try file.commit()
       return [.text(into + "\n")]
     }
-    guard let program = sendmail() else { throw PasteboardError.unavailable("no sendmail program to hand the message to") }
+    guard let program = try sendmail() else { throw PasteboardError.unavailable("no sendmail program to hand the message to") }
     try ProgramRun.run([program, "-t", "-i"], input: bytes, timeout: environment.timeoutMilliseconds, what: "cannot send the mail")
     return []
   }
 
-  private func sendmail() -> String? {
+  /// The sendmail program: `PB_SENDMAIL` (a path, or a name on PATH),
+  /// else `sendmail` on PATH or in /usr/sbin; nil when there is none.
+  /// - Throws: `.invalid` when `PB_SENDMAIL` names no program.
+  private func sendmail() throws -> String? {
     if let configured = environmentValue("PB_SENDMAIL") {
-      return configured.contains("/") ? configured : environment.programs.find(configured)
+      let found = configured.contains("/") ? (MailActivity.isProgram(configured) ? configured : nil) : environment.programs.find(configured)
+      guard let found else {
+        throw PasteboardError.invalid("PB_SENDMAIL names '\(configured)', which is not a program pb can run")
+      }
+      return found
     }
-    return environment.programs.find("sendmail")
-      ?? (access("/usr/sbin/sendmail", X_OK) == 0 ? "/usr/sbin/sendmail" : nil)
+    return environment.programs.find("sendmail") ?? (MailActivity.isProgram("/usr/sbin/sendmail") ? "/usr/sbin/sendmail" : nil)
+  }
+
+  static func isProgram(_ path: String) -> Bool {
+    var st = stat()
+    return ByteString.withCString(path) { access($0, X_OK) == 0 && stat($0, &st) == 0 } && st.st_mode & S_IFMT == S_IFREG
   }
 
   static func hostName() -> String {

@@ -1,18 +1,14 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
 import PasteboardKit
 
 /// `pb.print`: prints each printable item (text, PDF, PostScript, PNG,
 /// JPEG, GIF, TIFF) with the system's `lp`, one job each, on the default
 /// destination. Offered only when `lp` is on PATH and a destination is
-/// configured; returns `lp`'s request lines ("request id is …").
+/// configured (see `PrintDestination`, which finds it in process, so
+/// listing activities costs no process); returns `lp`'s request lines
+/// ("request id is …").
 ///
-/// Whether a destination is configured is read in process where it can be
-/// (`PRINTER` or `LPDEST`, a `Default` line in `~/.cups/lpoptions` or
-/// `/etc/cups/lpoptions`, `<DefaultPrinter>` in `/etc/cups/printers.conf`
-/// when readable), so listing activities costs no process; otherwise
-/// `lpstat -d` is asked.
+/// A file goes to `lp` by its full path (lp reads it itself, and runs
+/// in `/`); other items go on its standard input.
 public final class PrintActivity: Activity {
   public let activityType = "pb.print"
   public let title = "Print"
@@ -42,7 +38,7 @@ public final class PrintActivity: Activity {
       var arguments = [lp, "-d", destination, "-t", title]
       var input: [UInt8]?
       if job.kind == .file, let path = job.path {
-        arguments.append(path)
+        arguments.append(ProgramRun.absolutePath(path))
       } else {
         input = try job.bytes()
       }
@@ -59,35 +55,6 @@ public final class PrintActivity: Activity {
 
   /// The default destination, or nil when none is configured.
   func destination() -> String? {
-    for name in ["PRINTER", "LPDEST"] { if let d = environmentValue(name) { return d } }
-    for file in [environment.folders.home + "/.cups/lpoptions", "/etc/cups/lpoptions"] {
-      if let d = firstWord(after: "Default ", in: file) { return d }
-    }
-    if let d = firstWord(after: "<DefaultPrinter ", in: "/etc/cups/printers.conf") {
-      return String(d.prefix { $0 != ">" })
-    }
-    guard let lpstat = environment.programs.find("lpstat"),
-      let answer = try? ProgramRun.run([lpstat, "-d"], timeout: 3000, what: "lpstat")
-    else { return nil }
-    // "system default destination: NAME"
-    let text = String(decoding: answer, as: UTF8.self)
-    guard let colon = text.firstIndex(of: ":"), text.hasPrefix("system default destination") else { return nil }
-    let name = text[text.index(after: colon)...].trimmingSpaces()
-    return name.isEmpty ? nil : name
-  }
-
-  private func firstWord(after prefix: String, in path: String) -> String? {
-    guard let bytes = try? Descriptor.open(path, O_RDONLY).readToEnd() else { return nil }
-    for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix(prefix) {
-      let word = line.dropFirst(prefix.count).prefix { $0 != " " && $0 != "\t" }
-      if !word.isEmpty { return String(word) }
-    }
-    return nil
-  }
-}
-
-extension Substring {
-  func trimmingSpaces() -> String {
-    String(drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" }).reversed().drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" }).reversed())
+    PrintDestination(home: environment.folders.home, programs: environment.programs).find()
   }
 }

