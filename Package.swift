@@ -3,10 +3,10 @@ import PackageDescription
 
 // One direction of dependency:
 //   pb -> PBCommandLine -> PasteboardKit, PasteboardX11, PasteboardActivities,
-//                          PasteboardTable
-// PasteboardX11, PasteboardActivities and PasteboardTable import
-// PasteboardKit only (and X11 its C module); none knows another or the
-// command line.
+//                          PasteboardTable, PasteboardTerminal
+// PasteboardX11, PasteboardActivities, PasteboardTable and
+// PasteboardTerminal import PasteboardKit only (and X11 its C module);
+// none knows another or the command line.
 // The core library (PasteboardKit) knows nothing of the command line and
 // imports no C library beyond glibc (CSystem only shows glibc's Linux
 // declarations to Swift).
@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "PasteboardKit", targets: ["PasteboardKit"]),
     .library(name: "PasteboardActivities", targets: ["PasteboardActivities"]),
     .library(name: "PasteboardTable", targets: ["PasteboardTable"]),
+    .library(name: "PasteboardTerminal", targets: ["PasteboardTerminal"]),
   ],
   targets: [
     .systemLibrary(name: "CSystem"),
@@ -25,7 +26,8 @@ let package = Package(
     .target(name: "PasteboardX11", dependencies: ["PasteboardKit", "CX11"]),
     .target(name: "PasteboardActivities", dependencies: ["PasteboardKit"]),
     .target(name: "PasteboardTable", dependencies: ["PasteboardKit"]),
-    .target(name: "PBCommandLine", dependencies: ["PasteboardKit", "PasteboardX11", "PasteboardActivities", "PasteboardTable"]),
+    .target(name: "PasteboardTerminal", dependencies: ["PasteboardKit"]),
+    .target(name: "PBCommandLine", dependencies: ["PasteboardKit", "PasteboardX11", "PasteboardActivities", "PasteboardTable", "PasteboardTerminal"]),
     .executableTarget(name: "pb", dependencies: ["PBCommandLine"]),
     // The conformance suite every backend passes (a test-support library).
     .target(name: "PasteboardConformance", dependencies: ["PasteboardKit"], path: "Tests/PasteboardConformance"),
@@ -33,6 +35,7 @@ let package = Package(
     .testTarget(name: "PBCommandLineTests", dependencies: ["PBCommandLine", "PasteboardKit"]),
     .testTarget(name: "PasteboardActivitiesTests", dependencies: ["PasteboardActivities", "PasteboardKit"]),
     .testTarget(name: "PasteboardTableTests", dependencies: ["PasteboardTable", "PasteboardKit"]),
+    .testTarget(name: "PasteboardTerminalTests", dependencies: ["PasteboardTerminal", "PasteboardKit"]),
     .testTarget(name: "PasteboardX11Tests", dependencies: ["PasteboardX11", "PasteboardKit", "PasteboardConformance"]),
   ]
 )

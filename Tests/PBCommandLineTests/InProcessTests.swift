@@ -32,7 +32,7 @@ final class InProcessTests: XCTestCase {
     addTeardownBlock { for s in [".in", ".out", ".err"] { try? FileManager.default.removeItem(atPath: base + s) } }
     let io = CommandIO(
       input: try Descriptor.open(base + ".in", O_RDONLY), output: try Descriptor.open(base + ".out", O_WRONLY),
-      error: try Descriptor.open(base + ".err", O_WRONLY), openTerminal: { nil })
+      error: try Descriptor.open(base + ".err", O_WRONLY), openTerminal: { throw PasteboardError.unavailable("no terminal in process") })
     return (io, base + ".out", base + ".err")
   }
 

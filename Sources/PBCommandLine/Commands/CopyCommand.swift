@@ -18,13 +18,16 @@ enum CopyCommand {
       OptionSpec("paste-once", "serve one paste, then clear"),
       OptionSpec("pastes", value: "N", "serve N pastes, then clear"),
       OptionSpec("foreground", "on X11, keep serving in the foreground"),
-    ],
+    ] + TerminalCopy.options,
     discussion: """
       With no FILE, or when FILE is -, standard input is read. Nothing is added
       or removed: no newline unless -n drops one. Empty input leaves the board
       unchanged and exits 1, so a failed command upstream cannot wipe it.
       --append keeps the strictest protection of what it extends: sensitive
       stays sensitive, the earlier expiry and the fewer pastes left apply.
+      Over SSH with no X11 display, the text also goes to the terminal's
+      clipboard with OSC 52 (through /dev/tty, never standard output);
+      PB_OSC52=auto|always|never and PB_OSC52_MAX set the defaults.
       """,
     run: run)
 
@@ -36,6 +39,7 @@ enum CopyCommand {
       throw UsageError("--append works on one board at a time (each board's text is its own)")
     }
     let choice = try BackendChoice.resolve(invocation)
+    let terminal = try TerminalCopy.resolve(invocation)
     let paths = invocation.positionals.isEmpty ? ["-"] : invocation.positionals
     let stdin = invocation.io.input
     let extras = try invocation.all("also").map { try extraRepresentation($0, standardInput: stdin) }
@@ -65,7 +69,14 @@ enum CopyCommand {
       }
     }
     let item = PasteboardItem(types.map { Representation(type: $0, payload: payload) } + extras)
+    // The terminal first: `--foreground` returns only when the selection
+    // is lost.
+    let sent = terminal.send(item, boards: boards, sensitive: options.sensitive, choice: choice, io: invocation.io)
     try backend.write([item], to: boards, options: options)
+    try terminal.report(sent, io: invocation.io) {
+      let text = try? backend.read(boards[0], purpose: .inspect).items.first?.representations.first { MIMEType.isText($0.type) }
+      return text?.payload.knownCount ?? nil
+    }
     return 0
   }
 

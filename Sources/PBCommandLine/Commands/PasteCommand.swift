@@ -1,4 +1,5 @@
 import PasteboardKit
+import PasteboardTerminal
 
 /// `pb paste`: the board's content to standard output or a file.
 enum PasteCommand {
@@ -10,12 +11,15 @@ enum PasteCommand {
     options: [
       OptionSpec("type", short: "t", value: "MIME", "the type to paste (default: the file name's, else text, else the first)"),
       OptionSpec("output", short: "o", value: "FILE", "write to FILE, atomically (- is standard output)"),
-      OptionSpec("timeout", value: "DURATION", "how long to wait for an X11 owner (default 5s)"),
+      OptionSpec("timeout", value: "DURATION", "how long to wait for an X11 owner or the terminal (default 5s)"),
       OptionSpec("history", value: "N", "paste the N-th history entry (file backend; 1 is the newest)"),
+      OptionSpec("from-terminal", "paste the terminal's clipboard, asked for with OSC 52 (many terminals refuse)"),
     ],
     discussion: """
       Bytes pass through unchanged; no newline is added. With -o the file is
       replaced in one step, and nothing is left behind on failure.
+      --from-terminal asks the terminal (through /dev/tty) and waits up to
+      --timeout for its answer: exit 5 when none comes, never an empty paste.
       """,
     run: run)
 
@@ -26,6 +30,13 @@ enum PasteCommand {
     let historyNumber: Int? = try invocation.number("history", minimum: 1)
     let outputName = invocation.value("output").flatMap { $0 == "-" ? nil : $0 }
     if outputName?.isEmpty == true { throw UsageError("-o needs a file name (or - for standard output), not ''") }
+    if invocation.has("from-terminal") {
+      if historyNumber != nil { throw UsageError("--history and --from-terminal name different sources; give one") }
+      let text = try fromTerminal(board, timeout: timeout ?? 5000, io: invocation.io)
+      let rep = try TypeChoice.choose(from: PasteboardItem([Representation(type: MIMEType.utf8Text, bytes: text)]), requested: requested, outputName: outputName)
+      try deliver(rep.payload, to: outputName, io: invocation.io)
+      return 0
+    }
     let backend = try BackendChoice.resolve(invocation).open(timeoutMilliseconds: timeout)
     func choose(_ contents: BoardContents) throws -> Representation {
       guard let item = contents.items.first else { throw emptyBoard(board, on: backend) }
@@ -63,6 +74,22 @@ enum PasteCommand {
       try write(try choose(try backend.read(board, purpose: .paste)).payload, to: nil, io: invocation.io)
     }
     return 0
+  }
+
+  /// The terminal's clipboard (or primary selection, for `-b primary`).
+  static func fromTerminal(_ board: BoardName, timeout: Int64, io: CommandIO) throws -> [UInt8] {
+    guard let selection = TerminalSelection(board: board) else {
+      throw UsageError("--from-terminal reads general, primary or secondary; a terminal has no board '\(board)'")
+    }
+    let device: Descriptor
+    do {
+      device = try io.openTerminal()
+    } catch {
+      throw PasteboardError.unavailable("cannot ask the terminal: \(error)")
+    }
+    let text = try TerminalClipboard(device: device).read(selection, timeoutMilliseconds: timeout)
+    if text.isEmpty { throw PasteboardError.nothingThere("the terminal's \(board == .general ? "clipboard" : board.rawValue) is empty") }
+    return text
   }
 
   /// Writes `payload` to the file at `path` (atomically) or to standard output.

@@ -53,7 +53,7 @@ enum ShareCommand {
   static func share(_ items: [ActivityItem], invocation: Invocation, pasteboard: Pasteboard) throws -> Int32 {
     let io = invocation.io
     let listing = invocation.has("list") && invocation.command?.name == "share"
-    let terminal = invocation.has("activity") || listing ? nil : io.openTerminal().map(Terminal.init)
+    let terminal = invocation.has("activity") || listing ? nil : (try? io.openTerminal()).map(Terminal.init)
     var environment = ActivityEnvironment()
     environment.name = invocation.value("name")
     environment.into = invocation.value("into")

@@ -84,7 +84,7 @@ enum TableCommand {
       return 0
     }
     if invocation.has("action") { throw UsageError("--action needs --row ROWS") }
-    guard let terminal = io.openTerminal().map(Terminal.init) else {
+    guard let terminal = (try? io.openTerminal()).map(Terminal.init) else {
       throw UsageError("there is no terminal to ask on: use --row ROWS --action ACTION, or --actions ROW")
     }
     return try TablePrompt(document: document, delegate: delegate, terminal: terminal, invocation: invocation).run()

@@ -6,6 +6,8 @@ import PasteboardKit
 struct BackendChoice {
   let name: String
   let reason: String
+  /// What the display probe found, when `auto` asked it.
+  var display: (usable: Bool, reason: String)?
 
   static let names = ["x11", "file", "memory", "auto"]
 
@@ -17,12 +19,13 @@ struct BackendChoice {
     guard names.contains(requested) else {
       throw UsageError("unknown backend '\(requested)' from \(source) (use x11, file, memory or auto)")
     }
-    guard requested == "auto" else { return BackendChoice(name: requested, reason: "chosen by \(source)") }
+    guard requested == "auto" else { return BackendChoice(name: requested, reason: "chosen by \(source)", display: nil) }
     let probe = X11Support.probe()
-    return probe.usable
-      ? BackendChoice(name: "x11", reason: "auto: \(probe.reason)")
-      : BackendChoice(name: "file", reason: "auto: \(probe.reason)")
+    return BackendChoice(name: probe.usable ? "x11" : "file", reason: "auto: \(probe.reason)", display: probe)
   }
+
+  /// Whether an X11 display answers, probing it unless `auto` already did.
+  func displayProbe() -> (usable: Bool, reason: String) { display ?? X11Support.probe() }
 
   /// Opens the chosen backend.
   func open(timeoutMilliseconds: Int64? = nil) throws -> PasteboardBackend {

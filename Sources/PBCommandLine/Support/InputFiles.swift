@@ -99,6 +99,6 @@ enum InputFiles {
       filled += n
     }
     prefix.removeSubrange(filled...)
-    return (InputStream(source: descriptor, prefix: prefix, name: name), atEnd)
+    return (InputStream(source: descriptor, prefix: prefix, prefixIsWhole: atEnd, name: name), atEnd)
   }
 }

@@ -11,10 +11,11 @@ public struct CommandIO {
   public let input: Descriptor
   public let output: Descriptor
   public let error: Descriptor
-  /// Opens the controlling terminal for a prompt; nil when there is none.
-  public let openTerminal: () -> Descriptor?
+  /// Opens the controlling terminal (for a prompt, an OSC 52 sequence).
+  /// - Throws: `.unavailable` saying why there is none.
+  public let openTerminal: () throws -> Descriptor
 
-  public init(input: Descriptor, output: Descriptor, error: Descriptor, openTerminal: @escaping () -> Descriptor?) {
+  public init(input: Descriptor, output: Descriptor, error: Descriptor, openTerminal: @escaping () throws -> Descriptor) {
     self.input = input
     self.output = output
     self.error = error
@@ -25,7 +26,13 @@ public struct CommandIO {
   public static let process = CommandIO(
     input: Descriptor(STDIN_FILENO, owned: false), output: Descriptor(STDOUT_FILENO, owned: false),
     error: Descriptor(STDERR_FILENO, owned: false),
-    openTerminal: { try? Descriptor.open("/dev/tty", O_RDWR | O_NOCTTY) })
+    openTerminal: {
+      do {
+        return try Descriptor.open("/dev/tty", O_RDWR | O_NOCTTY)
+      } catch {
+        throw PasteboardError.unavailable("no controlling terminal (\(error))")
+      }
+    })
 
   /// Writes `text` to standard output.
   func print(_ text: String) throws {

@@ -13,27 +13,9 @@ enum MailEncoding {
 
   // MARK: Bodies
 
-  static let base64Alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
-  static func base64(_ bytes: some Collection<UInt8>) -> [UInt8] {
-    var out: [UInt8] = []
-    out.reserveCapacity((bytes.count + 2) / 3 * 4)
-    var it = bytes.makeIterator()
-    while let a = it.next() {
-      let b = it.next()
-      let c = b == nil ? nil : it.next()
-      let n = UInt32(a) << 16 | UInt32(b ?? 0) << 8 | UInt32(c ?? 0)
-      out.append(base64Alphabet[Int(n >> 18 & 63)])
-      out.append(base64Alphabet[Int(n >> 12 & 63)])
-      out.append(b == nil ? 0x3D : base64Alphabet[Int(n >> 6 & 63)])
-      out.append(c == nil ? 0x3D : base64Alphabet[Int(n & 63)])
-    }
-    return out
-  }
-
   /// Base64 in lines of 76 characters, each ending in CRLF.
   static func base64Lines(_ bytes: [UInt8]) -> [UInt8] {
-    let encoded = base64(bytes)
+    let encoded = Base64.encode(bytes)
     var out: [UInt8] = []
     out.reserveCapacity(encoded.count + encoded.count / 76 * 2 + 2)
     var i = 0

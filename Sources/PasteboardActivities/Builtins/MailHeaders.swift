@@ -119,12 +119,12 @@ extension MailEncoding {
     for scalar in text.unicodeScalars {
       let bytes = Array(String(scalar).utf8)
       if !chunk.isEmpty && chunk.count + bytes.count > budget() {
-        words.append("=?UTF-8?B?" + String(decoding: base64(chunk), as: UTF8.self) + "?=")
+        words.append("=?UTF-8?B?" + String(decoding: Base64.encode(chunk), as: UTF8.self) + "?=")
         chunk = []
       }
       chunk += bytes
     }
-    if !chunk.isEmpty || words.isEmpty { words.append("=?UTF-8?B?" + String(decoding: base64(chunk), as: UTF8.self) + "?=") }
+    if !chunk.isEmpty || words.isEmpty { words.append("=?UTF-8?B?" + String(decoding: Base64.encode(chunk), as: UTF8.self) + "?=") }
     return words.joined(separator: "\r\n ")
   }
 

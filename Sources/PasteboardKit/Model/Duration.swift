@@ -25,3 +25,8 @@ public enum DurationParser {
     return Int64((value * scale).rounded())
   }
 }
+
+/// "5 s", "500 ms": a duration for messages.
+public func describeDuration(_ milliseconds: Int64) -> String {
+  milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
+}

@@ -24,7 +24,7 @@ public struct FileRegion {
 /// closes it right after, so that a copy of many files holds one open at a
 /// time.
 public final class InputStream {
-  public let prefix: [UInt8]
+  public private(set) var prefix: [UInt8]
   public let name: String
   /// Drop one trailing newline from the stream (`pb copy -n`).
   public var trimsTrailingNewline = false
@@ -32,9 +32,15 @@ public final class InputStream {
   private var source: Descriptor?
   private let path: String?
 
-  public init(source: Descriptor, prefix: [UInt8] = [], name: String) {
+  /// Whether `prefix` is the whole input (the source is at its end).
+  private var prefixIsWhole: Bool
+
+  /// A stream of `source`, of which `prefix` was already read (all of it
+  /// when `prefixIsWhole`).
+  public init(source: Descriptor, prefix: [UInt8] = [], prefixIsWhole: Bool = false, name: String) {
     self.source = source
     self.prefix = prefix
+    self.prefixIsWhole = prefixIsWhole
     self.name = name
     path = nil
   }
@@ -44,6 +50,7 @@ public final class InputStream {
     self.path = path
     self.name = name
     prefix = []
+    prefixIsWhole = false
   }
 
   /// Marks the stream as read and returns what to read it from; a stream
@@ -62,6 +69,36 @@ public final class InputStream {
 
   /// Lets go of the descriptor once the stream has been read.
   func finish() { source = nil }
+
+  /// Reads ahead until `prefix` holds `count` bytes or the input ends;
+  /// returns whether it ended (then `prefix` is all of it, before `-n`
+  /// drops its newline). The stream still reads from its start.
+  func readAhead(to count: Int) throws -> Bool {
+    if consumed { throw PasteboardError.failed("input \(name) was already read") }
+    if prefixIsWhole { return true }
+    if source == nil && path != nil {
+      let fd = ByteString.withCString(path!) { c in retryingOnInterrupt { open(c, O_RDONLY | O_CLOEXEC | O_NOCTTY) } }
+      guard fd >= 0 else { throw PasteboardError.failed("cannot read \(path!): \(errnoText())") }
+      source = Descriptor(fd)
+    }
+    guard let source else { return true }
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    while prefix.count < count {
+      let want = min(chunk.count, count - prefix.count)
+      let n: Int
+      do {
+        n = try chunk.withUnsafeMutableBytes { try source.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<want])) }
+      } catch {
+        throw PasteboardError.failed("cannot read \(name): \(errnoText())")
+      }
+      if n == 0 {
+        prefixIsWhole = true
+        return true
+      }
+      prefix += chunk[..<n]
+    }
+    return false
+  }
 }
 
 /// The bytes of one representation, wherever they live.
@@ -109,6 +146,36 @@ public indirect enum Payload {
     case .concatenation(let parts):
       return try parts.reduce(into: []) { $0 += try $1.loadBytes() }
     case .provider(let p): return try p.load()
+    }
+  }
+
+  /// The first `limit` bytes of the content and whether they are all of
+  /// it, reading ahead in streams (their bytes stay in the stream's
+  /// prefix, so the payload can still be written whole afterwards). Meant
+  /// for a bounded look at content about to be stored: the OSC 52 copy
+  /// of a text.
+  public func head(_ limit: Int) throws -> (bytes: [UInt8], isWhole: Bool) {
+    switch self {
+    case .stream(let s):
+      // One byte more than asked tells a newline that -n drops at the
+      // very end apart from one that is followed by more.
+      let ended = try s.readAhead(to: limit + 1)
+      var bytes = s.prefix
+      if ended && s.trimsTrailingNewline && bytes.last == 0x0A { bytes.removeLast() }
+      return bytes.count > limit ? (Array(bytes[..<limit]), false) : (bytes, ended)
+    case .concatenation(let parts):
+      var out: [UInt8] = []
+      for part in parts {
+        let (bytes, whole) = try part.head(limit - out.count)
+        out += bytes
+        if !whole { return (out, false) }
+      }
+      return (out, true)
+    case .provider(let p):
+      let all = try p.load()
+      return (Array(all.prefix(limit)), all.count <= limit)
+    case .bytes, .region:
+      return (try leadingBytes(limit), knownCount! <= Int64(limit))
     }
   }
 

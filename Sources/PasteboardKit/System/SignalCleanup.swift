@@ -2,12 +2,13 @@
   import Glibc
 #endif
 
-/// What pb undoes when it is interrupted (SIGINT, SIGTERM, SIGHUP): the
-/// process groups of programs it is running get SIGTERM (they lead groups
-/// of their own, so Ctrl-C at the terminal does not reach them), then
-/// registered temporary files are removed, then their directories; then pb
-/// dies of the same signal. So an interrupted copy, export or activity
-/// leaves nothing behind.
+/// What pb undoes when it is interrupted (SIGINT, SIGTERM, SIGHUP): a
+/// terminal it switched to another mode gets its mode back, the process
+/// groups of programs it is running get SIGTERM (they lead groups of their
+/// own, so Ctrl-C at the terminal does not reach them), then registered
+/// temporary files are removed, then their directories; then pb dies of
+/// the same signal. So an interrupted copy, export, activity or terminal
+/// query leaves nothing behind.
 public enum SignalCleanup {
   // Fixed C buffers: a signal handler may only touch memory that needs no
   // allocation or locking.
@@ -23,6 +24,12 @@ public enum SignalCleanup {
     p.initialize(repeating: 0, count: groupCapacity)
     return p
   }()
+  private static var terminal: Int32 = -1
+  private static let terminalMode: UnsafeMutablePointer<termios> = {
+    let p = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+    p.initialize(to: termios())
+    return p
+  }()
 
   /// Installs the handlers for SIGINT, SIGTERM and SIGHUP, except for a
   /// signal the process was started with ignored (`nohup`, a background
@@ -30,12 +37,14 @@ public enum SignalCleanup {
   public static func install() {
     _ = slots
     _ = groups
+    _ = terminalMode
     for sig in [SIGINT, SIGTERM, SIGHUP] {
       var current = sigaction()
       guard sigaction(sig, nil, &current) == 0 else { continue }
       // SIG_IGN is the handler value 1.
       if unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == 1 { continue }
       signal(sig) { received in
+        if SignalCleanup.terminal >= 0 { tcsetattr(SignalCleanup.terminal, TCSANOW, SignalCleanup.terminalMode) }
         for i in 0..<SignalCleanup.groupCapacity where SignalCleanup.groups[i] > 0 {
           kill(-SignalCleanup.groups[i], SIGTERM)
         }
@@ -80,4 +89,14 @@ public enum SignalCleanup {
   public static func unregister(group: pid_t) {
     for i in 0..<groupCapacity where groups[i] == group { groups[i] = 0 }
   }
+
+  /// Puts `mode` back on the terminal `descriptor` on interruption (one
+  /// terminal at a time).
+  public static func restoreOnInterruption(terminal descriptor: Int32, mode: termios) {
+    terminal = -1
+    terminalMode.pointee = mode
+    terminal = descriptor
+  }
+
+  public static func forgetTerminal() { terminal = -1 }
 }

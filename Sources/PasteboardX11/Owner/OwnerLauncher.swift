@@ -60,7 +60,7 @@ enum OwnerLauncher {
         kill(pid, SIGKILL)
         var st: Int32 = 0
         waitpid(pid, &st, 0)
-        throw PasteboardError.timedOut("the background owner did not take the selection within \(describe(waitMilliseconds))")
+        throw PasteboardError.timedOut("the background owner did not take the selection within \(describeDuration(waitMilliseconds))")
       }
       var p = pollfd(fd: status.rawValue, events: Int16(POLLIN), revents: 0)
       let n = poll(&p, 1, Int32(left))

@@ -73,7 +73,7 @@ struct SelectionRequestor {
         }
       case .timedOut, .woken:
         throw PasteboardError.timedOut(
-          "the \(selectionName) owner did not answer a request for '\(targetName)' within \(describe(answerMilliseconds)) (DISPLAY is \(c.displayName))")
+          "the \(selectionName) owner did not answer a request for '\(targetName)' within \(describeDuration(answerMilliseconds)) (DISPLAY is \(c.displayName))")
       }
     }
     guard let answer = answered, answer != 0 else { return nil }
@@ -115,13 +115,8 @@ struct SelectionRequestor {
         total += chunk.byteCount
       case .timedOut, .woken:
         throw PasteboardError.timedOut(
-          "the \(selectionName) owner stopped sending '\(targetName)' after \(total) bytes (nothing for \(describe(idleMilliseconds))) (DISPLAY is \(c.displayName))")
+          "the \(selectionName) owner stopped sending '\(targetName)' after \(total) bytes (nothing for \(describeDuration(idleMilliseconds))) (DISPLAY is \(c.displayName))")
       }
     }
   }
-}
-
-/// "5 s", "500 ms": a duration for messages.
-func describe(_ milliseconds: Int64) -> String {
-  milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
 }
