@@ -102,14 +102,18 @@ final class Pane {
   let tmux: String
   let socket: String
 
-  init(_ runner: PBRunner, command: String, file: StaticString = #filePath, line: UInt = #line) throws {
+  /// - Parameter configuration: the tmux server's configuration file
+  ///   (none by default).
+  init(_ runner: PBRunner, command: String, configuration: String = "", file: StaticString = #filePath, line: UInt = #line) throws {
     pb = runner
     tmux = try requireTool("tmux", package: "tmux")
     socket = runner.root + "/pane.sock"
+    let conf = runner.root + "/tmux.conf"
+    try configuration.write(toFile: conf, atomically: true, encoding: .utf8)
     // printf is a shell builtin; sleep is named in full (PATH may be bare).
     let script = "\(command); printf '[exit %s]' $?; exec /bin/sleep 600"
     let started = try pb.shell(
-      "\(shellQuoted(tmux)) -S \(shellQuoted(socket)) -f /dev/null new-session -d -x 150 -y 40 \(shellQuoted(script))")
+      "\(shellQuoted(tmux)) -S \(shellQuoted(socket)) -f \(shellQuoted(conf)) new-session -d -x 150 -y 40 \(shellQuoted(script))")
     XCTAssertEqual(started.status, 0, "tmux: \(started.stderr)", file: file, line: line)
   }
 
