@@ -102,12 +102,18 @@ final class Pane {
   let tmux: String
   let socket: String
 
-  /// - Parameter configuration: the tmux server's configuration file
-  ///   (none by default).
-  init(_ runner: PBRunner, command: String, configuration: String = "", file: StaticString = #filePath, line: UInt = #line) throws {
+  /// - Parameters:
+  ///   - configuration: the tmux server's configuration file (none by
+  ///     default).
+  ///   - name: the server's socket in the runner's directory (one server
+  ///     per name: a new one never races an old one that is exiting).
+  init(
+    _ runner: PBRunner, command: String, configuration: String = "", name: String = "pane", file: StaticString = #filePath,
+    line: UInt = #line
+  ) throws {
     pb = runner
     tmux = try requireTool("tmux", package: "tmux")
-    socket = runner.root + "/pane.sock"
+    socket = runner.root + "/\(name).sock"
     let conf = runner.root + "/tmux.conf"
     try configuration.write(toFile: conf, atomically: true, encoding: .utf8)
     // printf is a shell builtin; sleep is named in full (PATH may be bare).

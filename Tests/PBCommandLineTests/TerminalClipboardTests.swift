@@ -30,7 +30,7 @@ final class TerminalClipboardTests: XCTestCase {
   @discardableResult
   func inTmux(_ command: String, configuration: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> Int {
     pane?.stop()
-    pane = try Pane(pb, command: command, configuration: configuration ?? clipboardOn, file: file, line: line)
+    pane = try Pane(pb, command: command, configuration: configuration ?? clipboardOn, name: UUID().uuidString, file: file, line: line)
     var screen = ""
     waitUntil("the command in tmux to end", timeout: 20, file: file, line: line) {
       screen = (try? pane.capture()) ?? ""
@@ -163,6 +163,27 @@ final class TerminalClipboardTests: XCTestCase {
     let on = String(decoding: file("info"), as: UTF8.self)
     XCTAssertTrue(on.contains("osc52_reason: auto: an SSH session (SSH_TTY is set) with no X11 display (DISPLAY is unset)\n"), on)
     XCTAssertTrue(on.contains("tmux_set_clipboard: on\n"), on)
+  }
+
+  func testNestedTmuxOverSSHReachesTheOuterTmux() throws {
+    // The outer tmux is the terminal of the machine in front of the user;
+    // the inner one runs (in a real session, on the far side of ssh) in
+    // one of its panes, and pb runs in the inner one. Both have
+    // set-clipboard on; the inner one passes the text on to its terminal,
+    // the outer tmux.
+    let inner = pb.root + "/inner.sock"
+    try clipboardOn.write(toFile: pb.root + "/inner.conf", atomically: true, encoding: .utf8)
+    let text = Data("nested ✓\tacross two tmux".utf8)
+    let input = write(text, "in.txt")
+    let copy = "pb copy < \(input); echo $? > \(pb.root)/status; exec /bin/sleep 600"
+    pane = try Pane(
+      pb, command: "\(shellQuoted(try requireTool("tmux", package: "tmux"))) -S \(inner) -f \(pb.root)/inner.conf new-session \(shellQuoted(copy))",
+      configuration: clipboardOn)
+    defer { _ = try? pb.shell("\(shellQuoted(pane.tmux)) -S \(inner) kill-server") }
+    waitUntil("the outer tmux to get a buffer", timeout: 20) { (try? tmuxBuffer()) != nil }
+    XCTAssertEqual(try tmuxBuffer(), text, "the outer tmux got the text")
+    XCTAssertEqual(file("status"), Data("0\n".utf8))
+    XCTAssertEqual(try pb.shell("\(shellQuoted(pane.tmux)) -S \(inner) show-buffer").stdout, text, "and so did the inner one")
   }
 
   // MARK: no terminal
