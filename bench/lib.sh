@@ -12,6 +12,8 @@
 #   bench_facts            print the machine facts and pb's version
 #   bench_tmpdir VAR NAME  make a temporary directory (removed on exit, with
 #                          everything in it) and store its path in VAR
+#   ratio A B              A / B with two decimals (0 when B is 0)
+#   verdict VALUE LIMIT    PASS when VALUE <= LIMIT, else FAIL
 
 BENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BENCH_TMPDIRS=()
@@ -79,3 +81,6 @@ bench_tmpdir() {
   BENCH_TMPDIRS+=("$d")
   printf -v "$1" '%s' "$d"
 }
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+verdict() { awk -v v="$1" -v limit="$2" 'BEGIN { print (v <= limit ? "PASS" : "FAIL") }'; }

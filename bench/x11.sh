@@ -67,9 +67,7 @@ median_ms() {
   fi
 }
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 lesser() { awk -v a="$1" -v b="$2" 'BEGIN { print (a < b ? a : b) }'; }
-verdict() { awk -v v="$1" -v limit="$2" 'BEGIN { print (v <= limit ? "PASS" : "FAIL") }'; }
 failures=0
 row() {
   printf '%-40s %9s %9s %9s %8s  %s\n' "$@"

@@ -28,11 +28,23 @@ public final class TerminalClipboard {
     if flags >= 0 { _ = fcntl(device.rawValue, F_SETFL, flags | O_NONBLOCK) }
   }
 
+  /// The part of a sequence the terminal has not taken yet (`start`).
+  private var unsent: ArraySlice<UInt8> = []
+
   /// Sets `selections` to `text`, in one write when the terminal takes it.
-  /// - Throws: `.unavailable` when pb runs in the background of a terminal
-  ///   that stops background writers, `.timedOut` when the terminal takes
-  ///   nothing for `timeoutMilliseconds`, `.failed` on I/O errors.
+  /// - Throws: as `start` and `finish` do.
   public func set(_ selections: [TerminalSelection], to text: [UInt8], timeoutMilliseconds: Int64) throws {
+    try start(selections, to: text)
+    try finish(timeoutMilliseconds: timeoutMilliseconds)
+  }
+
+  /// Starts setting `selections` to `text`: writes what the terminal takes
+  /// at once, without waiting, and keeps the rest for `finish`, so that
+  /// other work (writing the board) goes on while a slow terminal reads.
+  /// Nothing else may be written to the terminal before `finish`.
+  /// - Throws: `.unavailable` when pb runs in the background of a terminal
+  ///   that stops background writers, `.failed` on I/O errors.
+  public func start(_ selections: [TerminalSelection], to text: [UInt8]) throws {
     if isBackground {
       var mode = termios()
       if tcgetattr(device.rawValue, &mode) == 0 && mode.c_lflag & tcflag_t(TOSTOP) != 0 {
@@ -40,8 +52,15 @@ public final class TerminalClipboard {
           "pb runs in the background and the terminal stops programs that write from there (stty tostop)")
       }
     }
-    let bytes = OSC52Sequence.setting(selections, to: text, through: multiplexer)
-    try write(bytes, deadline: WallClock.monotonicMilliseconds() + timeoutMilliseconds) {
+    unsent = OSC52Sequence.setting(selections, to: text, through: multiplexer)[...]
+    try writeWhatFits(&unsent)
+  }
+
+  /// Writes the rest of the sequence `start` began.
+  /// - Throws: `.timedOut` when the terminal takes nothing for
+  ///   `timeoutMilliseconds`, `.failed` on I/O errors.
+  public func finish(timeoutMilliseconds: Int64) throws {
+    try write(&unsent, deadline: WallClock.monotonicMilliseconds() + timeoutMilliseconds) {
       PasteboardError.timedOut(
         "the terminal took nothing for \(describeDuration(timeoutMilliseconds)) (output stopped with Ctrl-S?)")
     }
@@ -81,7 +100,8 @@ public final class TerminalClipboard {
         "the terminal did not answer the OSC 52 query within \(describeDuration(timeoutMilliseconds)) (many terminals never answer it; see pb-paste(1))"
       )
     }
-    try write(OSC52Sequence.query(selection, through: multiplexer), deadline: deadline, late: late)
+    var query = OSC52Sequence.query(selection, through: multiplexer)[...]
+    try write(&query, deadline: deadline, late: late)
     var answer = OSC52Answer(limit: Self.answerLimit)
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
@@ -119,17 +139,26 @@ public final class TerminalClipboard {
   }
 
   /// Writes all of `bytes` to the non-blocking terminal by `deadline`.
-  private func write(_ bytes: [UInt8], deadline: Int64, late: () -> PasteboardError) throws {
-    var done = 0
-    while done < bytes.count {
-      let n = bytes.withUnsafeBytes { Glibc.write(device.rawValue, $0.baseAddress! + done, $0.count - done) }
+  private func write(_ bytes: inout ArraySlice<UInt8>, deadline: Int64, late: () -> PasteboardError) throws {
+    while true {
+      try writeWhatFits(&bytes)
+      if bytes.isEmpty { return }
+      try wait(for: Int16(POLLOUT), until: deadline, late: late)
+    }
+  }
+
+  /// Writes from the front of `bytes` until they are all written or the
+  /// terminal takes no more for now, and drops what was written.
+  private func writeWhatFits(_ bytes: inout ArraySlice<UInt8>) throws {
+    while !bytes.isEmpty {
+      let n = bytes.withUnsafeBytes { Glibc.write(device.rawValue, $0.baseAddress!, $0.count) }
       if n >= 0 {
-        done += n
+        bytes.removeFirst(n)
         continue
       }
       if errno == EINTR { continue }
-      guard errno == EAGAIN else { throw PasteboardError.failed("cannot write to the terminal: \(errnoText())") }
-      try wait(for: Int16(POLLOUT), until: deadline, late: late)
+      if errno == EAGAIN { return }
+      throw PasteboardError.failed("cannot write to the terminal: \(errnoText())")
     }
   }
 

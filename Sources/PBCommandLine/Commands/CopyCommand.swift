@@ -69,11 +69,18 @@ enum CopyCommand {
       }
     }
     let item = PasteboardItem(types.map { Representation(type: $0, payload: payload) } + extras)
-    // The terminal first: `--foreground` returns only when the selection
-    // is lost.
-    let sent = terminal.send(item, boards: boards, sensitive: options.sensitive, choice: choice, io: invocation.io)
-    try backend.write([item], to: boards, options: options)
-    try terminal.report(sent, io: invocation.io) {
+    // The terminal reads the sequence while the board is written; all of
+    // it is written before pb goes on (a sequence cut short would swallow
+    // the terminal's next output), and before `--foreground` serves.
+    var sent = terminal.start(item, boards: boards, sensitive: options.sensitive, choice: choice, io: invocation.io)
+    if options.foreground { sent = terminal.finish(sent) }
+    do {
+      try backend.write([item], to: boards, options: options)
+    } catch {
+      _ = terminal.finish(sent)
+      throw error
+    }
+    try terminal.report(terminal.finish(sent), io: invocation.io) {
       let text = try? backend.read(boards[0], purpose: .inspect).items.first?.representations.first { MIMEType.isText($0.type) }
       return text?.payload.knownCount ?? nil
     }

@@ -29,6 +29,8 @@ struct TerminalCopy {
   /// What happened, told to the user once the board is written.
   enum Outcome {
     case sent
+    /// Begun: the rest is written by `finish`.
+    case sending(TerminalClipboard)
     /// Nothing to do or say: OSC 52 does not apply.
     case notApplicable
     /// Not sent, for the reason (and with the exit status) of `error`.
@@ -56,8 +58,9 @@ struct TerminalCopy {
     return defaultLimit
   }
 
-  /// Sends the text of `item` to the terminal when the setting says so.
-  func send(_ item: PasteboardItem, boards: [BoardName], sensitive: Bool, choice: BackendChoice, io: CommandIO) -> Outcome {
+  /// Starts sending the text of `item` to the terminal when the setting
+  /// says so; `finish` completes it.
+  func start(_ item: PasteboardItem, boards: [BoardName], sensitive: Bool, choice: BackendChoice, io: CommandIO) -> Outcome {
     guard setting.decide(display: choice.displayProbe).sends else { return .notApplicable }
     let explicit = setting.isExplicit
     let selections = boards.compactMap(TerminalSelection.init(board:))
@@ -88,12 +91,29 @@ struct TerminalCopy {
     do {
       let (bytes, whole) = try text.payload.head(limit)
       guard whole else { return .tooLong(text.payload.knownCount) }
-      try TerminalClipboard(device: device).set(selections, to: bytes, timeoutMilliseconds: Self.writeTimeout)
+      let clipboard = TerminalClipboard(device: device)
+      try clipboard.start(selections, to: bytes)
+      return .sending(clipboard)
+    } catch {
+      return Self.failure(error)
+    }
+  }
+
+  /// Completes a sending `outcome`: waits for the terminal to take the rest
+  /// (a slow terminal reads it while the board is written).
+  func finish(_ outcome: Outcome) -> Outcome {
+    guard case .sending(let clipboard) = outcome else { return outcome }
+    do {
+      try clipboard.finish(timeoutMilliseconds: Self.writeTimeout)
       return .sent
     } catch {
-      let cause = error as? PasteboardError ?? .failed("\(error)")
-      return .notSent(PasteboardError(exitStatus: cause.exitStatus, message: "the text was not sent to the terminal: \(cause); the board has it"))
+      return Self.failure(error)
     }
+  }
+
+  private static func failure(_ error: Error) -> Outcome {
+    let cause = error as? PasteboardError ?? .failed("\(error)")
+    return .notSent(PasteboardError(exitStatus: cause.exitStatus, message: "the text was not sent to the terminal: \(cause); the board has it"))
   }
 
   /// Tells the user about `outcome` once the board is written: one line,
@@ -103,7 +123,7 @@ struct TerminalCopy {
   func report(_ outcome: Outcome, io: CommandIO, size: () -> Int64?) throws {
     let problem: PasteboardError
     switch outcome {
-    case .sent, .notApplicable: return
+    case .sent, .sending, .notApplicable: return
     case .notSent(let error): problem = error
     case .tooLong(let known):
       let what = (known ?? size()).map { "is \($0) bytes" } ?? "is more than \(limit) bytes"
