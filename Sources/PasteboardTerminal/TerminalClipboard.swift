@@ -20,30 +20,28 @@ public final class TerminalClipboard {
   public static let answerLimit = 64 << 20
 
   /// Works through `device`, the controlling terminal (opened by the
-  /// caller, from `/dev/tty`), which it makes non-blocking.
+  /// caller, from `/dev/tty`, for this alone: reading makes it
+  /// non-blocking).
   public init(device: Descriptor, multiplexer: Multiplexer = .current()) {
     self.device = device
     self.multiplexer = multiplexer
-    let flags = fcntl(device.rawValue, F_GETFL)
-    if flags >= 0 { _ = fcntl(device.rawValue, F_SETFL, flags | O_NONBLOCK) }
   }
 
-  /// The part of a sequence the terminal has not taken yet (`start`).
-  private var unsent: ArraySlice<UInt8> = []
+  /// The write `start` began.
+  private var writing: TerminalWrite?
 
-  /// Sets `selections` to `text`, in one write when the terminal takes it.
+  /// Sets `selections` to `text`, in one write.
   /// - Throws: as `start` and `finish` do.
   public func set(_ selections: [TerminalSelection], to text: [UInt8], timeoutMilliseconds: Int64) throws {
     try start(selections, to: text)
     try finish(timeoutMilliseconds: timeoutMilliseconds)
   }
 
-  /// Starts setting `selections` to `text`: writes what the terminal takes
-  /// at once, without waiting, and keeps the rest for `finish`, so that
-  /// other work (writing the board) goes on while a slow terminal reads.
-  /// Nothing else may be written to the terminal before `finish`.
+  /// Starts setting `selections` to `text`: the whole sequence in one
+  /// write (see `TerminalWrite`), which goes on while the caller does
+  /// other work (writing the board) until `finish`.
   /// - Throws: `.unavailable` when pb runs in the background of a terminal
-  ///   that stops background writers, `.failed` on I/O errors.
+  ///   that stops background writers, `.failed` when no write can start.
   public func start(_ selections: [TerminalSelection], to text: [UInt8]) throws {
     if isBackground {
       var mode = termios()
@@ -52,17 +50,17 @@ public final class TerminalClipboard {
           "pb runs in the background and the terminal stops programs that write from there (stty tostop)")
       }
     }
-    unsent = OSC52Sequence.setting(selections, to: text, through: multiplexer)[...]
-    try writeWhatFits(&unsent)
+    writing = try TerminalWrite(OSC52Sequence.setting(selections, to: text, through: multiplexer), to: device.rawValue)
   }
 
-  /// Writes the rest of the sequence `start` began.
-  /// - Throws: `.timedOut` when the terminal takes nothing for
-  ///   `timeoutMilliseconds`, `.failed` on I/O errors.
+  /// Waits for the write `start` began to be taken in full.
+  /// - Throws: `.timedOut` when the terminal has not taken it within
+  ///   `timeoutMilliseconds` (output stopped with Ctrl-S), `.failed` on
+  ///   I/O errors.
   public func finish(timeoutMilliseconds: Int64) throws {
-    try write(&unsent, deadline: WallClock.monotonicMilliseconds() + timeoutMilliseconds) {
+    try writing?.wait(until: WallClock.monotonicMilliseconds() + timeoutMilliseconds) {
       PasteboardError.timedOut(
-        "the terminal took nothing for \(describeDuration(timeoutMilliseconds)) (output stopped with Ctrl-S?)")
+        "the terminal did not take the text within \(describeDuration(timeoutMilliseconds)) (output stopped with Ctrl-S?)")
     }
   }
 
@@ -83,6 +81,8 @@ public final class TerminalClipboard {
     }
     // No line editing, no echo (the answer must not appear on the screen),
     // and Ctrl-C read as a byte, so that pb puts the mode back itself.
+    let flags = fcntl(device.rawValue, F_GETFL)
+    if flags >= 0 { _ = fcntl(device.rawValue, F_SETFL, flags | O_NONBLOCK) }
     var quiet = saved
     quiet.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
     SignalCleanup.restoreOnInterruption(terminal: device.rawValue, mode: saved)
@@ -100,8 +100,7 @@ public final class TerminalClipboard {
         "the terminal did not answer the OSC 52 query within \(describeDuration(timeoutMilliseconds)) (many terminals never answer it; see pb-paste(1))"
       )
     }
-    var query = OSC52Sequence.query(selection, through: multiplexer)[...]
-    try write(&query, deadline: deadline, late: late)
+    try write(OSC52Sequence.query(selection, through: multiplexer), deadline: deadline, late: late)
     var answer = OSC52Answer(limit: Self.answerLimit)
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
@@ -139,26 +138,17 @@ public final class TerminalClipboard {
   }
 
   /// Writes all of `bytes` to the non-blocking terminal by `deadline`.
-  private func write(_ bytes: inout ArraySlice<UInt8>, deadline: Int64, late: () -> PasteboardError) throws {
-    while true {
-      try writeWhatFits(&bytes)
-      if bytes.isEmpty { return }
-      try wait(for: Int16(POLLOUT), until: deadline, late: late)
-    }
-  }
-
-  /// Writes from the front of `bytes` until they are all written or the
-  /// terminal takes no more for now, and drops what was written.
-  private func writeWhatFits(_ bytes: inout ArraySlice<UInt8>) throws {
-    while !bytes.isEmpty {
-      let n = bytes.withUnsafeBytes { Glibc.write(device.rawValue, $0.baseAddress!, $0.count) }
+  private func write(_ bytes: [UInt8], deadline: Int64, late: () -> PasteboardError) throws {
+    var done = 0
+    while done < bytes.count {
+      let n = bytes.withUnsafeBytes { Glibc.write(device.rawValue, $0.baseAddress! + done, $0.count - done) }
       if n >= 0 {
-        bytes.removeFirst(n)
-        continue
+        done += n
+      } else if errno == EAGAIN {
+        try wait(for: Int16(POLLOUT), until: deadline, late: late)
+      } else if errno != EINTR {
+        throw PasteboardError.failed("cannot write to the terminal: \(errnoText())")
       }
-      if errno == EINTR { continue }
-      if errno == EAGAIN { return }
-      throw PasteboardError.failed("cannot write to the terminal: \(errnoText())")
     }
   }
 
