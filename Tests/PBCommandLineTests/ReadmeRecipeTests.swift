@@ -66,6 +66,22 @@ final class ReadmeRecipeTests: XCTestCase {
     XCTAssertEqual(try pb.run(["count"]).text, "1\n", "one yank, one copy")
   }
 
+  func testNeovimOverSSHYanksIntoTheTerminalsClipboard() throws {
+    // README "pb over SSH": the same recipe, in Neovim running on a
+    // terminal (a tmux pane with set-clipboard on) in an SSH session.
+    let nvim = try requireTool("nvim", package: "neovim")
+    let block = try XCTUnwrap(fencedBlock(in: try readme(), after: ReadmeRecipeTests.neovimHeading, language: "lua"))
+    try write(block, to: "init.lua")
+    try write("over ssh ✓\nsecond\n", to: "buffer.txt")
+    pb.environment["SSH_TTY"] = "/dev/pts/0"
+    let run = "cd \(shellQuoted(pb.root)) && \(shellQuoted(nvim)) --headless -n -i NONE -u init.lua -c 'normal! gg\"+yy' -c 'qa!' buffer.txt"
+    let pane = try Pane(pb, command: run, configuration: "set -g set-clipboard on\n")
+    defer { pane.stop() }
+    try pane.waitFor("[exit 0]")
+    XCTAssertEqual(try pane.tmuxCommand(["show-buffer"]), "over ssh ✓\n", "the yank reached the terminal")
+    XCTAssertEqual(try pb.run(["paste"]).text, "over ssh ✓\n", "and the board")
+  }
+
   func testNeovimPastesFromPb() throws {
     try write("first line\nsecond line\n", to: "buffer.txt")
     assertStatus(try pb.run(["copy"], input: Data("from pb\n".utf8)), 0)

@@ -201,6 +201,24 @@ final class TerminalClipboardTests: XCTestCase {
     assertStatus(reading, 4)
   }
 
+  func testTerminalNamesTheDeviceForAProgramOutsideItsTerminal() throws {
+    // As Neovim runs its clipboard commands: in a session of their own,
+    // with no controlling terminal, told which terminal to use.
+    pane = try Pane(pb, command: "exec /bin/sleep 600", configuration: clipboardOn, name: "still")
+    let tty = try pane.tmuxCommand(["display-message", "-p", "#{pane_tty}"]).trimmingCharacters(in: .newlines)
+    XCTAssertTrue(tty.hasPrefix("/dev/pts/"), tty)
+    assertStatus(try pb.shell("printf 'from outside' | setsid -w pb copy --terminal \(tty)"), 0)
+    XCTAssertEqual(try tmuxBuffer(), Data("from outside".utf8))
+    let notATerminal = try pb.shell("printf x | setsid -w pb copy --osc52 --terminal /dev/null")
+    assertStatus(notATerminal, 4)
+    XCTAssertTrue(notATerminal.stderr.contains("/dev/null is not a terminal"), notATerminal.stderr)
+    let auto = try pb.shell("printf y | setsid -w pb copy --terminal /nonexistent/tty")
+    assertStatus(auto, 0)
+    XCTAssertTrue(auto.stderr.hasPrefix("pb: cannot send OSC 52: cannot open /nonexistent/tty"), auto.stderr)
+    XCTAssertEqual(try pb.run(["paste"]).stdout, Data("y".utf8))
+    assertStatus(try pb.run(["copy", "--terminal", ""], input: Data("z".utf8)), 2)
+  }
+
   // MARK: reading the terminal
 
   func testPasteFromTmuxWhichAnswersWithItsBuffer() throws {

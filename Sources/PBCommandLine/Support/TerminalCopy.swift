@@ -1,6 +1,10 @@
 import PasteboardKit
 import PasteboardTerminal
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `pb copy`'s OSC 52 part: whether the text also goes to the clipboard of
 /// the user's terminal, within the size guard, and what the user is told
 /// when it does not. The board is written whatever happens here; a text
@@ -14,6 +18,8 @@ struct TerminalCopy {
   let setting: OSC52Setting
   /// The longest text sent, in bytes.
   let limit: Int
+  /// The terminal device to send to (`--terminal`), else `/dev/tty`.
+  let device: String?
 
   static let defaultLimit = 100_000
   /// How long the terminal may take to accept the sequence (it may have
@@ -24,6 +30,7 @@ struct TerminalCopy {
     OptionSpec("osc52", "also send the text to the terminal's clipboard (OSC 52), in any session"),
     OptionSpec("no-osc52", "never send it to the terminal (the default sends it over SSH with no display)"),
     OptionSpec("osc52-max", value: "BYTES", "the longest text sent to the terminal (default 100000)"),
+    OptionSpec("terminal", value: "DEVICE", "send OSC 52 to DEVICE, not /dev/tty (for programs run outside their terminal)"),
   ]
 
   /// What happened, told to the user once the board is written.
@@ -48,7 +55,9 @@ struct TerminalCopy {
       invocation.has("osc52")
       ? OSC52Setting(mode: .always, source: "--osc52")
       : invocation.has("no-osc52") ? OSC52Setting(mode: .never, source: "--no-osc52") : try usage { try OSC52Setting.fromEnvironment() }
-    return TerminalCopy(setting: setting, limit: try Self.limit(invocation.value("osc52-max")))
+    let device = invocation.value("terminal")
+    if device?.isEmpty == true { throw UsageError("--terminal needs a terminal device, such as /dev/pts/3") }
+    return TerminalCopy(setting: setting, limit: try Self.limit(invocation.value("osc52-max")), device: device)
   }
 
   /// `--osc52-max` (`option`), else `PB_OSC52_MAX`, else 100000.
@@ -72,13 +81,21 @@ struct TerminalCopy {
           "board '\(boards[0])' has no terminal selection (OSC 52 has general, primary and secondary), so nothing was sent to the terminal"
         ))
     }
-    let device: Descriptor
-    do {
-      device = try io.openTerminal()
-    } catch {
-      // Under auto, no terminal (a script over ssh) means nobody to tell.
-      guard explicit else { return .notApplicable }
-      return .notSent(.unavailable("cannot send OSC 52: \(error); the board was written"))
+    let terminal: Descriptor
+    if let device {
+      do {
+        terminal = try Self.open(device)
+      } catch {
+        return .notSent(.unavailable("cannot send OSC 52: \(error); the board was written"))
+      }
+    } else {
+      do {
+        terminal = try io.openTerminal()
+      } catch {
+        // Under auto, no terminal (a script over ssh) means nobody to tell.
+        guard explicit else { return .notApplicable }
+        return .notSent(.unavailable("cannot send OSC 52: \(error); the board was written"))
+      }
     }
     if sensitive && !explicit {
       return .notSent(.refused("a sensitive text goes to the terminal only with --osc52 or PB_OSC52=always; the board has it"))
@@ -91,12 +108,22 @@ struct TerminalCopy {
     do {
       let (bytes, whole) = try text.payload.head(limit)
       guard whole else { return .tooLong(text.payload.knownCount) }
-      let clipboard = TerminalClipboard(device: device)
+      let clipboard = TerminalClipboard(device: terminal)
       try clipboard.start(selections, to: bytes)
       return .sending(clipboard)
     } catch {
       return Self.failure(error)
     }
+  }
+
+  /// Opens the terminal `--terminal` names, for writing; anything but a
+  /// terminal is refused.
+  static func open(_ path: String) throws -> Descriptor {
+    let device = try Descriptor.open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK)
+    guard isatty(device.rawValue) == 1 else { throw PasteboardError.unavailable("\(path) is not a terminal") }
+    // The write itself blocks (one write, see TerminalWrite).
+    _ = fcntl(device.rawValue, F_SETFL, fcntl(device.rawValue, F_GETFL) & ~O_NONBLOCK)
+    return device
   }
 
   /// Completes a sending `outcome`: waits for the terminal to take the rest
