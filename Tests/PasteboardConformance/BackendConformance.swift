@@ -16,7 +16,7 @@ public enum BackendConformance {
   public enum Case: String, CaseIterable {
     case emptyBoard, roundTrip, replace, countMonotonic, clearIfCount, independentBoards
     case representations, severalBoards, binary, emptyItem, streamed, pasteLimit, expiry, boardNames
-    case textAliases
+    case textAliases, watch
   }
 
   public static func checkAll(
@@ -135,7 +135,44 @@ public enum BackendConformance {
       let item = try b.read(g, purpose: .inspect).items.first
       XCTAssertNotNil(item?.representation(for: "text/plain"), tag, file: file, line: line)
       XCTAssertNotNil(item?.representation(for: "UTF8_STRING"), tag, file: file, line: line)
+    case .watch:
+      try checkWatch(b, tag: tag, file: file, line: line)
     }
+  }
+
+  /// Watching: nothing before a change, one report per change noticed,
+  /// changes made in between coalesced into the newest, several boards
+  /// reported by name, a clear reported as empty.
+  static func checkWatch(_ b: PasteboardBackend, tag: String, file: StaticString, line: UInt) throws {
+    guard let watching = b as? ChangeWatching else {
+      XCTFail("\(tag) the backend cannot be watched", file: file, line: line)
+      return
+    }
+    let g = BoardName.general
+    let watch = try watching.watchChanges(of: [g, work])
+    func soon() -> Int64 { WallClock.monotonicMilliseconds() + 5000 }
+    XCTAssertEqual(try watch.next(deadline: WallClock.monotonicMilliseconds() + 100).count, 0, "\(tag) no change yet", file: file, line: line)
+    let before = try b.changeCount(of: g)
+    try b.write([text("one")], to: [g], options: .init())
+    var changes = try watch.next(deadline: soon())
+    XCTAssertEqual(changes.map(\.board), [g], tag, file: file, line: line)
+    XCTAssertNotEqual(changes.first?.changeCount, before, tag, file: file, line: line)
+    XCTAssertEqual(try changes.first?.contents.items.first?.representations.first?.payload.loadBytes(), Array("one".utf8), tag, file: file, line: line)
+    try b.write([text("two")], to: [g], options: .init())
+    try b.write([text("three")], to: [g], options: .init())
+    changes = try watch.next(deadline: soon())
+    XCTAssertEqual(changes.count, 1, "\(tag) changes made in between coalesce", file: file, line: line)
+    XCTAssertEqual(try changes.first?.contents.items.first?.representations.first?.payload.loadBytes(), Array("three".utf8), tag, file: file, line: line)
+    XCTAssertEqual(changes.first?.changeCount, try b.changeCount(of: g), tag, file: file, line: line)
+    try b.write([text("both")], to: [g, work], options: .init())
+    var seen: [BoardName] = []
+    while seen.count < 2, case let more = try watch.next(deadline: soon()), !more.isEmpty { seen += more.map(\.board) }
+    XCTAssertEqual(Set(seen), [g, work], "\(tag) each board is reported", file: file, line: line)
+    try b.clear(g, ifChangeCount: nil)
+    changes = try watch.next(deadline: soon())
+    XCTAssertEqual(changes.map(\.board), [g], tag, file: file, line: line)
+    XCTAssertEqual(changes.first?.contents.isEmpty, true, "\(tag) a clear is a change to nothing", file: file, line: line)
+    XCTAssertEqual(try watch.next(deadline: WallClock.monotonicMilliseconds() + 100).count, 0, "\(tag) and then quiet", file: file, line: line)
   }
 }
 #endif

@@ -1,3 +1,9 @@
+import CSystem
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Boards held in the memory of this process: the reference backend for the
 /// protocol's semantics, and a store for library users and tests.
 ///
@@ -9,6 +15,8 @@ public final class MemoryBackend: PasteboardBackend {
   }
 
   private var boards: [BoardName: Board] = [:]
+  /// The write ends of the watches' wake-up pipes.
+  private var watchers: [Descriptor] = []
   /// Supplies "now" in milliseconds since the epoch; tests may move it.
   public var clock: () -> Int64
 
@@ -55,6 +63,7 @@ public final class MemoryBackend: PasteboardBackend {
         items: loaded, changeCount: count, sensitive: options.sensitive,
         expiresAt: options.expiresAt, pastesLeft: options.pasteLimit, writtenAt: now))
     }
+    wakeWatchers()
   }
 
   public func clear(_ names: [BoardName], ifChangeCount: UInt64?) throws {
@@ -68,6 +77,7 @@ public final class MemoryBackend: PasteboardBackend {
       let current = boards[board]?.contents.changeCount ?? 0
       boards[board] = Board(contents: BoardContents(items: [], changeCount: current + 1, writtenAt: clock()))
     }
+    wakeWatchers()
   }
 
   public func changeCount(of board: BoardName) throws -> UInt64 {
@@ -76,5 +86,29 @@ public final class MemoryBackend: PasteboardBackend {
 
   public func boardNames() throws -> [BoardName] {
     boards.keys.sorted()
+  }
+}
+
+extension MemoryBackend: ChangeWatching {
+  /// Watches boards of this process: each write and clear wakes the watch
+  /// through a pipe (another thread, or the same one between calls).
+  public func watchChanges(of boards: [BoardName]) throws -> BoardWatch {
+    var fds: [Int32] = [-1, -1]
+    guard pipe2(&fds, O_CLOEXEC | O_NONBLOCK) == 0 else { throw systemFailure("create a pipe") }
+    let readEnd = Descriptor(fds[0])
+    watchers.append(Descriptor(fds[1]))
+    return try BoardWatch(
+      boards: boards, wake: readEnd,
+      drain: {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while buffer.withUnsafeMutableBytes({ Glibc.read(readEnd.rawValue, $0.baseAddress, $0.count) }) > 0 {}
+      },
+      read: { board in try self.read(board, purpose: .inspect) })
+  }
+
+  fileprivate func wakeWatchers() {
+    var one: UInt8 = 1
+    // A full pipe already holds a wake-up.
+    for w in watchers { _ = Glibc.write(w.rawValue, &one, 1) }
   }
 }

@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One change of a board (UIPasteboard's `changedNotification`): the board,
+/// its content as it was when the change was noticed, and when that was.
+public struct BoardChange {
+  public let board: BoardName
+  public let contents: BoardContents
+  /// When the change was noticed, in milliseconds since the epoch.
+  public let time: Int64
+
+  public init(board: BoardName, contents: BoardContents, time: Int64) {
+    self.board = board
+    self.contents = contents
+    self.time = time
+  }
+
+  public var changeCount: UInt64 { contents.changeCount }
+  public var types: [String] { contents.types }
+  public var sensitive: Bool { contents.sensitive }
+}
+
+/// A backend whose boards can be watched for changes without polling.
+public protocol ChangeWatching: PasteboardBackend {
+  /// Starts watching `boards`: the watch reports every change made after
+  /// this call returns.
+  func watchChanges(of boards: [BoardName]) throws -> BoardWatch
+}
+
+/// Changes of some boards, waited for on a descriptor that becomes
+/// readable when one may have changed (inotify on the file store, the X
+/// connection's selection notifications, a pipe in process).
+///
+/// A change is a change count that moved: each `next` compares every
+/// watched board's count with the last one reported, so changes made while
+/// the caller was busy are not lost but coalesce into one report of the
+/// newest content (its count says how many happened), and a wake-up that
+/// changed nothing (a paste counted down, a temporary file) reports
+/// nothing.
+public final class BoardWatch {
+  public let boards: [BoardName]
+  private let wake: Descriptor
+  private let drain: () throws -> Void
+  private let read: (BoardName) throws -> BoardContents
+  private var counts: [BoardName: UInt64] = [:]
+
+  /// - Parameters:
+  ///   - wake: readable when a board may have changed.
+  ///   - drain: consumes what made `wake` readable.
+  ///   - read: a board's current content (without counting a paste).
+  /// The current counts are taken now: only later changes are reported.
+  public init(
+    boards: [BoardName], wake: Descriptor, drain: @escaping () throws -> Void,
+    read: @escaping (BoardName) throws -> BoardContents
+  ) throws {
+    self.boards = boards
+    self.wake = wake
+    self.drain = drain
+    self.read = read
+    for board in boards { counts[board] = try read(board).changeCount }
+  }
+
+  /// The changes since the last report, waiting for one until `deadline`
+  /// (monotonic milliseconds; nil waits as long as it takes). Empty when
+  /// the deadline passed with no change.
+  public func next(deadline: Int64? = nil) throws -> [BoardChange] {
+    while true {
+      let changes = try collect()
+      if !changes.isEmpty { return changes }
+      guard try waitForWake(until: deadline) else { return [] }
+      try drain()
+    }
+  }
+
+  /// The boards whose count moved, read once each.
+  private func collect() throws -> [BoardChange] {
+    var changes: [BoardChange] = []
+    for board in boards {
+      let contents = try read(board)
+      guard contents.changeCount != counts[board] else { continue }
+      counts[board] = contents.changeCount
+      changes.append(BoardChange(board: board, contents: contents, time: WallClock.nowMilliseconds()))
+    }
+    return changes
+  }
+
+  /// Waits for `wake` to become readable; false when `deadline` passed.
+  private func waitForWake(until deadline: Int64?) throws -> Bool {
+    while true {
+      var timeout: Int32 = -1
+      if let deadline {
+        let left = deadline - WallClock.monotonicMilliseconds()
+        if left <= 0 { return false }
+        timeout = Int32(min(left, Int64(Int32.max)))
+      }
+      var entry = pollfd(fd: wake.rawValue, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&entry, 1, timeout)
+      if ready > 0 { return true }
+      if ready < 0 && errno != EINTR { throw systemFailure("wait for a change") }
+    }
+  }
+}
