@@ -11,7 +11,8 @@ public enum PB {
 
   static let commands: [CommandSpec] = [
     CopyCommand.spec, PasteCommand.spec, TypesCommand.spec, ClearCommand.spec, BoardsCommand.spec,
-    CountCommand.spec, HistoryCommand.spec, InfoCommand.spec, ShareCommand.spec, TableCommand.spec, HelpCommand.spec,
+    CountCommand.spec, HistoryCommand.spec, InfoCommand.spec, ShareCommand.spec, TableCommand.spec, WatchCommand.spec,
+    HelpCommand.spec,
   ]
 
   /// Runs pb with this process's arguments and standard streams; returns

@@ -68,10 +68,14 @@ enum HistoryCommand {
     return Array(sample[..<cut])
   }
 
+  /// The store whose history the command reads: the file backend, or,
+  /// on X11, the file store, where `pb watch --keep` keeps the desktop
+  /// clipboard's history.
   static func fileBackend(_ backend: PasteboardBackend) throws -> FileBackend {
-    guard let file = backend as? FileBackend else {
+    if let file = backend as? FileBackend { return file }
+    guard backend.kind == "x11" else {
       throw PasteboardError.unavailable("history is kept by the file backend only (this is the \(backend.kind) backend)")
     }
-    return file
+    return try FileBackendFactory.make()
   }
 }

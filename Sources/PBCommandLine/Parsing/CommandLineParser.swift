@@ -14,6 +14,8 @@ struct Invocation {
   /// Values by long option name, in the order given.
   private(set) var values: [String: [String]] = [:]
   private(set) var positionals: [String] = []
+  /// How many positionals came before `--`; nil when there was none.
+  private(set) var positionalsBeforeTerminator: Int?
 
   /// Whether a flag (or any option) was given.
   func has(_ long: String) -> Bool { values[long] != nil }
@@ -55,7 +57,7 @@ struct Invocation {
     }
     while i < tokens.count {
       switch tokens[i] {
-      case .terminator: break
+      case .terminator: result.positionalsBeforeTerminator = result.positionals.count
       case .positional(let text):
         if i != commandIndex { result.positionals.append(text) }
       case .long(let name, let inline):

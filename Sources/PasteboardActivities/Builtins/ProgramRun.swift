@@ -62,9 +62,7 @@ extension ProgramRun {
   /// is dropped.
   static func absolutePath(_ path: String) -> String {
     if path.hasPrefix("/") { return path }
-    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    guard getcwd(&buffer, buffer.count) != nil else { return path }
-    let cwd = ByteString.decode(buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
+    let cwd = currentDirectory()
     var rest = Substring(path)
     while rest.hasPrefix("./") { rest = rest.dropFirst(2).drop { $0 == "/" } }
     return (cwd == "/" ? "" : cwd) + "/" + rest

@@ -24,3 +24,11 @@ public func environmentStrings(setting extra: [String: String] = [:]) -> [String
   for (name, value) in extra.sorted(by: { $0.key < $1.key }) { result.append(name + "=" + value) }
   return result
 }
+
+/// The working directory (bytes kept); `/` when it cannot be found (it was
+/// removed).
+public func currentDirectory() -> String {
+  var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+  guard getcwd(&buffer, buffer.count) != nil else { return "/" }
+  return ByteString.decode(buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
+}
