@@ -194,7 +194,8 @@ final class TerminalEmulatorTests: X11TestCase {
   }
 
   func testScreenInsideXtermPassesTheQueryToXterm() throws {
-    let text = Self.mixed
+    // Near the longest answer pb takes through screen.
+    let text = Self.text(3000)
     try background("xclip -quiet -i -selection clipboard \(Tools.file(text)) > /dev/null 2>&1")
     XCTAssertTrue(Tools.eventually(10_000) { (try? owner(of: "CLIPBOARD")) != nil }, "xclip owns the clipboard")
     let x = try xterm(
@@ -204,5 +205,26 @@ final class TerminalEmulatorTests: X11TestCase {
     XCTAssertEqual(x.value("paste.status"), "0", x.contents("paste.err"))
     XCTAssertEqual(x.bytes("pasted"), text)
     XCTAssertEqual(x.contents("stty.after"), x.contents("stty.before"), "the terminal's mode is put back")
+  }
+
+  /// screen can drop bytes of a long answer (a text that still decodes),
+  /// so pb refuses an answer longer than screen's input buffer, and reads
+  /// it to its end: nothing of it is left for the shell.
+  func testScreenInsideXtermLongAnswerIsRefusedAndNothingIsLeft() throws {
+    try background("xclip -quiet -i -selection clipboard \(Tools.file(Self.text(10_000))) > /dev/null 2>&1")
+    XCTAssertTrue(Tools.eventually(10_000) { (try? owner(of: "CLIPBOARD")) != nil }, "xclip owns the clipboard")
+    let x = try xterm(
+      allowing: ["SetSelection", "GetSelection"], .screen,
+      script: """
+        pb paste --from-terminal --timeout 5s > pasted 2> paste.err; echo $? > paste.status
+        stty -g > mode.after
+        stty -icanon min 0 time 5; cat > left; stty icanon
+        """)
+    x.waitUntilDone()
+    XCTAssertEqual(x.value("paste.status"), "3", x.contents("paste.err"))
+    XCTAssertTrue(x.contents("paste.err").contains("GNU screen"), x.contents("paste.err"))
+    XCTAssertEqual(x.contents("pasted"), "")
+    XCTAssertEqual(x.contents("left"), "", "nothing of the answer is left on the terminal")
+    XCTAssertEqual(x.contents("mode.after"), x.contents("stty.before"), "the terminal's mode is put back")
   }
 }
