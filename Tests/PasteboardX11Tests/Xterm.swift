@@ -85,7 +85,8 @@ final class Xterm {
     case .screen:
       // autodetach off: the session ends with its xterm.
       try "autodetach off\nstartup_message off\n".write(toFile: "\(directory)/screenrc", atomically: true, encoding: .utf8)
-      try FileManager.default.createDirectory(atPath: "\(directory)/screens", withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+      try FileManager.default.createDirectory(
+        atPath: "\(directory)/screens", withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
       outer = "export SCREENDIR=\"$D/screens\"; exec screen -c \"$D/screenrc\" -S pb /bin/sh \"$D/run.sh\""
     }
     try outer.write(toFile: "\(directory)/outer.sh", atomically: true, encoding: .utf8)
@@ -101,7 +102,8 @@ final class Xterm {
         "xterm", "-geometry", "80x24", "-xrm", "XTerm*allowWindowOps: false", "-xrm", "XTerm*disallowedWindowOps: \(disallowed)",
         "-e", "/bin/sh", "\(directory)/outer.sh",
       ]
-    pid = try test.background(command.map(Self.quoted).joined(separator: " ") + " > \(Self.quoted(directory + "/xterm.log")) 2>&1", file: file, line: line)
+    let log = Self.quoted(directory + "/xterm.log")
+    pid = try test.background(command.map(Self.quoted).joined(separator: " ") + " > \(log) 2>&1", file: file, line: line)
   }
 
   /// Waits for the script to finish (its `done` file).
