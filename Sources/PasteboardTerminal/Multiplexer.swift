@@ -22,6 +22,15 @@ public enum Multiplexer: String {
   /// send, and well inside every screen's limit.
   public static let screenPiece = 76
 
+  /// The longest answer to a query taken through screen, in base64 bytes:
+  /// what fits screen's input buffer for a window (4096 bytes) with the
+  /// answer's framing (`ESC ] 52 ; c ;` and `ESC \`), about 3 KB of
+  /// text. Input screen has no room for can be dropped, a byte here and
+  /// there, and a text that lost a multiple of 4 base64 bytes still
+  /// decodes; so a longer answer through screen is refused, never pasted
+  /// with bytes missing.
+  public static let screenAnswerLimit = 4096 - 9
+
   /// The multiplexer this process runs in: tmux when `TMUX` is set,
   /// screen when `STY` is. When both are (one runs inside the other), the
   /// environment cannot tell which is nearer; tmux is assumed, the more

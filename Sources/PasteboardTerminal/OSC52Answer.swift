@@ -15,6 +15,7 @@ struct OSC52Answer {
     case interrupted(Int32)
     /// Another sequence began inside the answer: it was cut off.
     case cutOff
+    /// The answer, read to its end, was longer than the limit.
     case tooLong
   }
 
@@ -30,6 +31,10 @@ struct OSC52Answer {
   private let limit: Int
   private var state = State.outside(matched: 0)
   private var data: [UInt8] = []
+  /// Whether the base64 went over `limit`: the rest is read and dropped,
+  /// so that none of it is left on the terminal for the shell to take as
+  /// typed input.
+  private var over = false
 
   init(limit: Int) { self.limit = limit }
 
@@ -52,16 +57,19 @@ struct OSC52Answer {
       }
     case .data(let escaped):
       if escaped {
-        if byte == 0x5C { return .complete(data) }
+        if byte == 0x5C { return over ? .tooLong : .complete(data) }
         return .cutOff
       }
-      if byte == OSC52Sequence.bell { return .complete(data) }
+      if byte == OSC52Sequence.bell { return over ? .tooLong : .complete(data) }
       if byte == OSC52Sequence.escape {
         state = .data(escaped: true)
         return .waiting
       }
-      if data.count >= limit { return .tooLong }
-      data.append(byte)
+      if data.count >= limit {
+        over = true
+      } else {
+        data.append(byte)
+      }
     }
     return .waiting
   }

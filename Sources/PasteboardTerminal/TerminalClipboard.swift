@@ -101,7 +101,8 @@ public final class TerminalClipboard {
       )
     }
     try write(OSC52Sequence.query(selection, through: multiplexer), deadline: deadline, late: late)
-    var answer = OSC52Answer(limit: Self.answerLimit)
+    let limit = multiplexer == .screen ? Multiplexer.screenAnswerLimit : Self.answerLimit
+    var answer = OSC52Answer(limit: limit)
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
       try wait(for: Int16(POLLIN), until: deadline, late: late)
@@ -118,8 +119,12 @@ public final class TerminalClipboard {
           raise(signal)
         case .cutOff:
           throw PasteboardError.failed("the terminal's answer was cut off by another sequence, so nothing is pasted")
+        case .tooLong where multiplexer == .screen:
+          throw PasteboardError.refused(
+            "the terminal's answer is over \(limit) bytes of base64 (about \(limit / 4 * 3) bytes of text), more than GNU screen is sure to pass on whole (it can drop bytes of longer input), so nothing is pasted"
+          )
         case .tooLong:
-          throw PasteboardError.failed("the terminal's answer is longer than \(Self.answerLimit) bytes")
+          throw PasteboardError.failed("the terminal's answer is longer than \(limit) bytes")
         case .complete(let encoded):
           guard let text = Base64.decode(encoded) else {
             throw PasteboardError.failed("the terminal's answer is not valid base64, so nothing is pasted")

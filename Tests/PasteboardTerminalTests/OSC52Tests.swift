@@ -79,7 +79,12 @@ final class OSC52Tests: XCTestCase {
     XCTAssertEqual(parse(Array("ab".utf8) + [0x03]), .interrupted(SIGINT))
     XCTAssertEqual(parse([0x1C]), .interrupted(SIGQUIT))
     XCTAssertEqual(parse([esc] + Array("]52;c;aGk".utf8) + [esc, 0x5B]), .cutOff)
-    XCTAssertEqual(parse([esc] + Array("]52;c;".utf8) + [UInt8](repeating: 0x41, count: 9), limit: 8), .tooLong)
+    // Too long only once read to its end (nothing of it left on the terminal).
+    let long = [esc] + Array("]52;c;".utf8) + [UInt8](repeating: 0x41, count: 9)
+    XCTAssertEqual(parse(long, limit: 8), .waiting)
+    XCTAssertEqual(parse(long + [0x07], limit: 8), .tooLong)
+    XCTAssertEqual(parse(long + [esc, 0x5C], limit: 8), .tooLong)
+    XCTAssertEqual(parse(long + [0x07], limit: 9), .complete([UInt8](repeating: 0x41, count: 9)))
     XCTAssertEqual(parse([esc] + Array("]52;c;aGk".utf8)), .waiting)
   }
 
