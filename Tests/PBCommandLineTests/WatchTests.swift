@@ -190,6 +190,7 @@ final class WatchTests: XCTestCase {
     assertStatus(try pb.run(["watch", "--print0", "--", "cat"]), 2)
     assertStatus(try pb.run(["watch", "--keep"]), 2)
     assertStatus(try pb.run(["watch", "--keep-max", "1M"]), 2)
+    assertStatus(try pb.run(["watch", "--manage"]), 2)
     assertStatus(try pb.run(["watch", "--timeout", "soon"]), 2)
     assertStatus(try pb.run(["watch", "--exec-timeout", "-1"]), 2)
   }

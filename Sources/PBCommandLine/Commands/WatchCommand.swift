@@ -51,6 +51,9 @@ enum WatchCommand {
       form: argv.map(WatchReport.Form.command) ?? (invocation.has("json") ? .json : invocation.has("print0") ? .print0 : .line),
       type: type, includesSensitive: invocation.has("include-sensitive"), namesBoard: boards.count > 1,
       commandTimeout: commandTimeout, io: invocation.io)
+    if invocation.has("manage") && backend.kind != "x11" {
+      throw UsageError("--manage makes pb the X11 clipboard manager; the \(backend.kind) backend is not X11")
+    }
     let keeper = try HistoryKeeper.resolve(invocation, watching: backend)
     let watch = try watching.watchChanges(of: boards)
     let end = timeout.map { WallClock.monotonicMilliseconds() + $0 }

@@ -26,7 +26,7 @@ final class HistoryKeeper {
   static func resolve(_ invocation: Invocation, watching backend: PasteboardBackend) throws -> HistoryKeeper? {
     let limit = try invocation.value("keep-max").map { t in try usage { try ByteCount.parse(t, for: "--keep-max") } }
     guard invocation.has("keep") else {
-      if limit != nil { throw UsageError("--keep-max goes with --keep") }
+      if limit != nil && !invocation.has("manage") { throw UsageError("--keep-max goes with --keep or --manage") }
       return nil
     }
     guard backend.kind == "x11" else {
