@@ -22,7 +22,7 @@ let package = Package(
   targets: [
     .systemLibrary(name: "CSystem"),
     .target(name: "PasteboardKit", dependencies: ["CSystem"]),
-    .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
+    .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev", "libxfixes-dev"])]),
     .target(name: "PasteboardX11", dependencies: ["PasteboardKit", "CX11"]),
     .target(name: "PasteboardActivities", dependencies: ["PasteboardKit"]),
     .target(name: "PasteboardTable", dependencies: ["PasteboardKit"]),

@@ -12,6 +12,9 @@ Usage: x11-peer.py MODE [ARGS]   (DISPLAY names the display)
   text-owner NAME TEXT
                     own the selection NAME offering TARGETS and UTF8_STRING
   text-reader NAME  print the UTF8_STRING of the selection NAME
+  secret TEXT       own CLIPBOARD as a password manager does: offer
+                    UTF8_STRING and x-kde-passwordManagerHint = "secret";
+                    print "request TARGET" for each request
   stall SIZE        own CLIPBOARD, answer UTF8_STRING by INCR, send one
                     chunk, then go silent
   multiple          ask the CLIPBOARD owner for MULTIPLE
@@ -77,9 +80,10 @@ def reply(d, req, prop):
     d.flush()
 
 
-def serve(d, w, offers, list_targets=True, selection="CLIPBOARD"):
+def serve(d, w, offers, list_targets=True, selection="CLIPBOARD", log=False):
     """Owns `selection` and serves `offers` ({target: (type, bytes)}) and,
-    when `list_targets`, TARGETS; refuses everything else."""
+    when `list_targets`, TARGETS; refuses everything else. With `log`,
+    prints "request TARGET" for each request."""
     clip, ts = own(d, w, selection)
     targets = atom(d, "TARGETS")
     offered = {atom(d, name): (atom(d, kind), data) for name, (kind, data) in offers.items()}
@@ -89,6 +93,8 @@ def serve(d, w, offers, list_targets=True, selection="CLIPBOARD"):
             return
         if e.type != X.SelectionRequest:
             continue
+        if log:
+            print("request", d.get_atom_name(e.target), flush=True)
         prop = e.property or e.target
         if e.target == targets and list_targets:
             e.requestor.change_property(prop, Xatom.ATOM, 32, [targets] + list(offered))
@@ -365,6 +371,9 @@ def main():
         serve(d, w, {"COMPOUND_TEXT": ("COMPOUND_TEXT", ct)})
     elif mode == "text-owner":
         serve(d, w, {"UTF8_STRING": ("UTF8_STRING", sys.argv[3].encode())}, selection=sys.argv[2])
+    elif mode == "secret":
+        serve(d, w, {"UTF8_STRING": ("UTF8_STRING", sys.argv[2].encode()),
+                     "x-kde-passwordManagerHint": ("x-kde-passwordManagerHint", b"secret")}, log=True)
     elif mode == "text-reader":
         ask_text(d, w, sys.argv[2])
     elif mode == "no-targets":

@@ -1,6 +1,6 @@
-// The parts of libX11 (and of the system) that pb's X11 backend uses. Only
-// PasteboardX11 imports this module; headers come from the include path
-// that pkg-config gives.
+// The parts of libX11, libXfixes (selection change notifications) and of
+// the system that pb's X11 backend uses. Only PasteboardX11 imports this
+// module; headers come from the include path that pkg-config gives.
 #ifndef PB_CX11_SHIM_H
 #define PB_CX11_SHIM_H
 
@@ -8,6 +8,7 @@
 #include <X11/Xatom.h>
 #include <X11/Xutil.h>
 #include <X11/XKBlib.h>
+#include <X11/extensions/Xfixes.h>
 #include <spawn.h>
 #include <unistd.h>
 #include <sys/syscall.h>
@@ -20,6 +21,14 @@
 static inline int pb_connection_number(Display *d) { return ConnectionNumber(d); }
 static inline Window pb_default_root(Display *d) { return DefaultRootWindow(d); }
 static inline unsigned long pb_next_request(Display *d) { return NextRequest(d); }
+
+// XFixes selection notifications: every way a selection's owner changes
+// (a new owner, the owner's window destroyed, the owner's client gone).
+static const unsigned long pb_xfixes_selection_mask =
+    XFixesSetSelectionOwnerNotifyMask | XFixesSelectionWindowDestroyNotifyMask |
+    XFixesSelectionClientCloseNotifyMask;
+static const int pb_xfixes_selection_notify = XFixesSelectionNotify;
+static const int pb_xfixes_set_owner = XFixesSetSelectionOwnerNotify;
 
 // glibc declares these only with _GNU_SOURCE, which Swift's Glibc module
 // does not define; the system calls themselves are stable.

@@ -24,7 +24,7 @@ public final class X11Backend: PasteboardBackend {
   /// The program that serves copies in the background; it must run
   /// `ServeCommand` for the `__x11-serve` arguments (pb does).
   public var ownerExecutable = "/proc/self/exe"
-  private var cachedConnection: XConnection?
+  private(set) var cachedConnection: XConnection?
   /// Boards this backend wrote, for `boardNames()`.
   private var written = Set<BoardName>()
 
@@ -46,6 +46,10 @@ public final class X11Backend: PasteboardBackend {
     return c
   }
 
+  /// Forgets the connection after a conversion went unanswered: an owner
+  /// that answers late must not answer the next request on it.
+  func dropConnection() { cachedConnection = nil }
+
   func requestor(for board: BoardName) throws -> (SelectionRequestor, Atom) {
     let c = try connection()
     let name = SelectionNames.atomName(for: board)
@@ -59,69 +63,15 @@ public final class X11Backend: PasteboardBackend {
 
   public func read(_ board: BoardName, purpose: ReadPurpose) throws -> BoardContents {
     let (r, selection) = try requestor(for: board)
-    let c = r.connection
-    // TARGETS is asked for first and the owner looked up while the owner
-    // answers: one round trip instead of two.
-    r.request(selection, to: c.atoms.targets, property: c.atoms.targetsProperty)
     // No owner is an empty board, as with every backend; the command line
     // turns that into "nothing there" (exit 1).
-    guard let owner = r.owner(of: selection) else {
-      r.discardAnswer()
+    guard let inspection = try OwnerInspection.inspect(selection, with: r) else {
       return BoardContents(items: [], changeCount: 0)
     }
-    // A pb owner publishes its TIMESTAMP on its window: asked of the
-    // server while the owner answers TARGETS.
-    let published = publishedTimestamp(of: owner, on: c)
-    let offered = try targets(r, selection)
-    let reps = TargetFolding.representations(offered, requestor: r, selection: selection, keepAlive: self)
-    let names = Set(offered.map(\.name))
-    var count = UInt64(owner & 0xFFFF_FFFF)
-    if let ts = published {
-      count |= UInt64(ts) << 32
-    } else if names.contains("TIMESTAMP"), let ts = try? timestamp(r, selection) {
-      count |= UInt64(ts) << 32
-    }
+    let reps = TargetFolding.representations(inspection.offered, requestor: r, selection: selection, keepAlive: self)
     return BoardContents(
-      items: reps.isEmpty ? [] : [PasteboardItem(reps)], changeCount: count,
-      sensitive: names.contains("x-kde-passwordManagerHint"))
-  }
-
-  /// The owner's TARGETS (already requested), or the text targets when it
-  /// does not answer TARGETS (old owners) so that a paste still tries them.
-  func targets(_ r: SelectionRequestor, _ selection: Atom) throws -> [(atom: Atom, name: String)] {
-    let c = r.connection
-    var bytes: [UInt8] = []
-    let info = try r.awaitAnswer(selection, to: c.atoms.targets, targetName: "TARGETS") {
-      bytes.append(contentsOf: $0)
-    }
-    guard let info, info.format == 32, info.type == c.atoms.atom || info.type == c.atoms.targets else {
-      return [(c.atoms.utf8String, "UTF8_STRING"), (c.atoms.string, "STRING")]
-    }
-    let atoms = words(bytes).filter { $0 != 0 }
-    let names = c.names(of: atoms)
-    var result: [(atom: Atom, name: String)] = []
-    for (a, n) in zip(atoms, names) {
-      if let n, !result.contains(where: { $0.atom == a }) { result.append((a, n)) }
-    }
-    return result
-  }
-
-  /// The TIMESTAMP a pb owner keeps on its window, or nil for others.
-  func publishedTimestamp(of owner: Window, on c: XConnection) -> Time? {
-    c.withProperty(c.atoms.ownedAtProperty, of: owner, longs: 1, type: c.atoms.integer) { p -> Time? in
-      guard p.type == c.atoms.integer, p.count == 1, let long = p.longs.first else { return nil }
-      return Time(UInt32(truncatingIfNeeded: long))
-    } ?? nil
-  }
-
-  func timestamp(_ r: SelectionRequestor, _ selection: Atom) throws -> Time? {
-    let c = r.connection
-    var bytes: [UInt8] = []
-    let info = try r.convert(selection, to: c.atoms.timestamp, targetName: "TIMESTAMP", property: c.atoms.timestampProperty) {
-      if bytes.count < 64 { bytes.append(contentsOf: $0) }
-    }
-    guard let info, info.type == c.atoms.integer, info.format == 32, let t = words(bytes).first else { return nil }
-    return Time(t)
+      items: reps.isEmpty ? [] : [PasteboardItem(reps)], changeCount: inspection.changeCount,
+      sensitive: inspection.sensitive)
   }
 
   /// Why `board` reads as empty, in X11's words, for the "nothing there"
@@ -213,8 +163,8 @@ public final class X11Backend: PasteboardBackend {
   public func changeCount(of board: BoardName) throws -> UInt64 {
     let (r, selection) = try requestor(for: board)
     guard let owner = r.owner(of: selection) else { return 0 }
-    if let ts = publishedTimestamp(of: owner, on: r.connection) {
-      return UInt64(owner & 0xFFFF_FFFF) | UInt64(ts) << 32
+    if let ts = OwnerInspection.publishedTimestamp(of: owner, on: r.connection) {
+      return OwnerInspection.changeCount(owner: owner, timestamp: ts)
     }
     return try read(board, purpose: .inspect).changeCount
   }

@@ -27,13 +27,16 @@ final class PrivateDisplay {
     return true
   }
 
-  /// - Parameter resets: whether the server resets when its last client
-  ///   leaves (Xvfb's default; the tests' displays normally do not).
-  init(resets: Bool = false) throws {
+  /// - Parameters:
+  ///   - resets: whether the server resets when its last client leaves
+  ///     (Xvfb's default; the tests' displays normally do not).
+  ///   - arguments: more options for Xvfb (`-extension XFIXES` disables
+  ///     that extension).
+  init(resets: Bool = false, arguments: [String] = []) throws {
     var fds: [Int32] = [-1, -1]
     guard pipe(&fds) == 0 else { throw TestFailure("pipe failed") }
     let xvfb = Tools.path(of: "Xvfb") ?? "/usr/bin/Xvfb"
-    let argv = [xvfb, "-displayfd", String(fds[1]), "-nolisten", "tcp", "-screen", "0", "640x480x24"] + (resets ? [] : ["-noreset"])
+    let argv = [xvfb, "-displayfd", String(fds[1]), "-nolisten", "tcp", "-screen", "0", "640x480x24"] + (resets ? [] : ["-noreset"]) + arguments
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }

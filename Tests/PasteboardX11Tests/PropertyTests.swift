@@ -18,9 +18,9 @@ final class X11PropertyTests: X11TestCase {
   func testAnOwnersPublishedTimestampIsReadFromItsWindow() throws {
     let c = try XConnection(name: display.name)
     let o = try owner("x", on: c)
-    XCTAssertNil(backend().publishedTimestamp(of: c.window, on: c), "nothing published before owning")
+    XCTAssertNil(OwnerInspection.publishedTimestamp(of: c.window, on: c), "nothing published before owning")
     try o.acquire()
-    XCTAssertEqual(backend().publishedTimestamp(of: c.window, on: c), c.openedAt)
+    XCTAssertEqual(OwnerInspection.publishedTimestamp(of: c.window, on: c), c.openedAt)
   }
 
   func testMissingPropertiesAndWindows() throws {

@@ -108,7 +108,7 @@ class X11TestCase: XCTestCase {
 
   /// Whether `window` is a pb owner's (it publishes its TIMESTAMP).
   func isPBOwner(_ window: UInt) throws -> Bool {
-    backend().publishedTimestamp(of: window, on: try probeConnection()) != nil
+    OwnerInspection.publishedTimestamp(of: window, on: try probeConnection()) != nil
   }
 
   private func probeConnection() throws -> XConnection {

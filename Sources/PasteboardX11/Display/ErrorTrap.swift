@@ -41,6 +41,11 @@ enum ErrorTrap {
     _ = XSetIOErrorHandler { _ in 0 }
   }
 
+  /// Forgets a display that was closed.
+  static func forget(_ display: OpaquePointer) {
+    lostDisplays.removeAll { $0 == display }
+  }
+
   /// Errors still in the ring whose request serial is `serial` or later
   /// (the errors of a fence begun at `serial`).
   static func errors(since serial: UInt) -> [XErrorRecord] {

@@ -81,6 +81,8 @@ final class XConnection {
     } else {
       XCloseDisplay(display)
     }
+    // The next display opened may get the same address.
+    ErrorTrap.forget(display)
   }
 
   /// Gives the connection up without a word to the server, for a parent
