@@ -16,7 +16,10 @@ final class TablePrompt {
   let delegate: TablePolicyDelegate
   let terminal: Terminal
   let invocation: Invocation
+  /// The first row of the page, and the row after its last: Enter goes on
+  /// from there, whatever the terminal's size is now.
   private var top = 0
+  private var pageEnd = 0
   private var lastSearch = ""
 
   init(document: TableDocument, delegate: TablePolicyDelegate, terminal: Terminal, invocation: Invocation) {
@@ -36,15 +39,14 @@ final class TablePrompt {
       if text == "q" { break }
       switch text {
       case "", "n":
-        let (rows, _) = pageSize()
-        if top + rows >= table.count {
+        if pageEnd >= table.count {
           terminal.show("(the last page)\n")
         } else {
-          top += rows
+          top = pageEnd
         }
         showPage()
       case "p":
-        top = max(0, top - pageSize().rows)
+        top = pageStart(before: top)
         showPage()
       default:
         if text.hasPrefix("/") {
@@ -63,28 +65,56 @@ final class TablePrompt {
     return 0
   }
 
-  /// Rows per page (leaving room for the prompt and a message) and columns.
-  private func pageSize() -> (rows: Int, columns: Int) {
+  /// Lines a page may take (leaving room for the "(rows ...)" line, the
+  /// prompt and a message) and columns.
+  private func pageSize() -> (lines: Int, columns: Int) {
     let size = terminal.size()
     return (max(1, size.rows - 3), size.columns)
   }
 
+  /// Whether row `n` starts a section that gets a header line.
+  private func hasHeader(_ n: Int) -> Bool { table.sectionCount > 1 && table.indexPath(of: n).row == 0 }
+
+  /// The first row of the page that ends just before row `end`.
+  private func pageStart(before end: Int) -> Int {
+    let lines = pageSize().lines
+    var n = min(end, table.count)
+    var used = 0
+    while n > 0 {
+      let needed = hasHeader(n - 1) ? 2 : 1
+      if used + needed > lines { break }
+      used += needed
+      n -= 1
+    }
+    return n == end ? max(0, end - 1) : n
+  }
+
+  /// The rows from `top`, as many as the terminal holds now, section
+  /// headers counted.
   private func showPage() {
-    let (rows, columns) = pageSize()
+    let (lines, columns) = pageSize()
     guard table.count > 0 else {
+      pageEnd = 0
       terminal.show("(no rows)\n")
       return
     }
     top = min(top, table.count - 1)
     var out = ""
-    let end = min(table.count, top + rows)
     let numberWidth = String(table.count).count
-    for n in top..<end {
-      let path = table.indexPath(of: n)
-      if table.sectionCount > 1 && path.row == 0 { out += "── section \(path.section + 1) ──\n" }
+    var used = 0
+    var n = top
+    while n < table.count {
+      let header = hasHeader(n)
+      let needed = header ? 2 : 1
+      // At least one row, however small the terminal.
+      if used + needed > lines && n > top { break }
+      if header { out += "── section \(table.indexPath(of: n).section + 1) ──\n" }
       out += line(n, numberWidth: numberWidth, columns: columns) + "\n"
+      used += needed
+      n += 1
     }
-    out += "(rows \(top + 1)-\(end) of \(table.count)\(document.selection.isEmpty ? "" : ", \(document.selection.count) selected"))\n"
+    pageEnd = n
+    out += "(rows \(top + 1)-\(n) of \(table.count)\(document.selection.isEmpty ? "" : ", \(document.selection.count) selected"))\n"
     terminal.show(out)
   }
 
