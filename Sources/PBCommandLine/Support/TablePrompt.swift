@@ -34,7 +34,8 @@ final class TablePrompt {
   func run() throws -> Int32 {
     showPage()
     while true {
-      guard let answer = terminal.ask("Row (number, S:R or /text; Enter: next page, p: previous, q: quit): ") else { break }
+      let question = fitting("Row (number, S:R or /text; Enter: next page, p: previous, q: quit): ", or: "Row (N, /text, Enter, p, q): ")
+      guard let answer = terminal.ask(question) else { break }
       let text = answer.trimmingSpaces()
       if text == "q" { break }
       switch text {
@@ -63,6 +64,12 @@ final class TablePrompt {
       terminal.show("Wrote \(VisibleText.escape(document.destination ?? "")).\n")
     }
     return 0
+  }
+
+  /// `long` when it leaves room for an answer on the terminal's line, else
+  /// `short`: a question that wraps pushes the top of the page away.
+  private func fitting(_ long: String, or short: String) -> String {
+    long.count + 6 <= terminal.size().columns ? long : short
   }
 
   /// Lines a page may take (leaving room for the "(rows ...)" line, the
@@ -123,12 +130,19 @@ final class TablePrompt {
     let number = String(n + 1)
     let mark = document.selection.contains(n) ? "*" : " "
     let lead = String(repeating: " ", count: max(0, numberWidth - number.count)) + number + " " + mark + " "
-    let room = max(1, columns - lead.count - 1)
+    return lead + visible(n, room: columns - lead.count - 1)
+  }
+
+  /// Row `n`'s text made visible, at most `room` columns of it (the last
+  /// one `…` when it is cut).
+  private func visible(_ n: Int, room: Int) -> String {
+    let room = max(1, room)
     // Only the start of a long row is needed: a bounded amount is escaped.
     let shown = VisibleText.escape(table.content(n).prefix(room * 4))
     let (fitting, width) = DisplayWidth.prefix(shown, fitting: room)
     let cut = fitting.count < shown.count || table.content(n).count > room * 4
-    return lead + (cut && width >= room ? String(DisplayWidth.prefix(shown, fitting: room - 1).text) + "…" : fitting + (cut ? "…" : ""))
+    guard cut else { return fitting }
+    return width >= room ? DisplayWidth.prefix(shown, fitting: room - 1).text + "…" : fitting + "…"
   }
 
   /// Finds the next row from the top of the page that holds `query` (any
@@ -169,10 +183,12 @@ final class TablePrompt {
     }
     let actions = EditAction.allCases.filter { delegate.canPerform($0, forRowAt: path) }
     guard !actions.isEmpty else { return terminal.show("No action is allowed on row \(n + 1).\n") }
-    var menu = "Row \(n + 1): \(line(n, numberWidth: 0, columns: pageSize().columns).trimmingSpaces())\n"
+    let title = "Row \(n + 1): "
+    var menu = title + visible(n, room: pageSize().columns - title.count - 1) + "\n"
     for (i, action) in actions.enumerated() { menu += "  \(i + 1)) [\(action.shortcut)] \(action.title)\n" }
     terminal.show(menu)
-    guard let answer = terminal.ask("Action (number or letter; Enter: back): ")?.trimmingSpaces(), !answer.isEmpty else { return }
+    guard let answer = terminal.ask(fitting("Action (number or letter; Enter: back): ", or: "Action (N or letter): "))?.trimmingSpaces(), !answer.isEmpty
+    else { return }
     let picked: EditAction?
     if let k = WholeNumber.value(answer, as: Int.self), k >= 1, k <= actions.count {
       picked = actions[k - 1]
