@@ -8,9 +8,10 @@ import PasteboardTable
 /// (`/text`), then picks one of the actions the policy allows from a menu,
 /// and sees a line saying what happened.
 ///
-/// Edits are written back when the user quits (`q` or end of input);
-/// Ctrl-C ends pb at once and leaves the file as it was. The terminal is
-/// used in its own line mode throughout, so nothing is left to restore.
+/// Edits are written back when the user quits (`q` or end of input, at
+/// either question); Ctrl-C ends pb at once and leaves the file as it was.
+/// The terminal is used in its own line mode throughout, so nothing is
+/// left to restore.
 final class TablePrompt {
   let document: TableDocument
   let delegate: TablePolicyDelegate
@@ -33,12 +34,13 @@ final class TablePrompt {
 
   func run() throws -> Int32 {
     showPage()
-    while true {
+    asking: while true {
       let question = fitting("Row (number, S:R or /text; Enter: next page, p: previous, q: quit): ", or: "Row (N, /text, Enter, p, q): ")
       guard let answer = terminal.ask(question) else { break }
       let text = answer.trimmingSpaces()
-      if text == "q" { break }
       switch text {
+      case "q":
+        break asking
       case "", "n":
         if pageEnd >= table.count {
           terminal.show("(the last page)\n")
@@ -51,9 +53,9 @@ final class TablePrompt {
         showPage()
       default:
         if text.hasPrefix("/") {
-          search(String(text.dropFirst()))
+          guard try search(String(text.dropFirst())) else { break asking }
         } else if let n = try? RowAddress.row(text, in: table) {
-          try choose(n)
+          guard try choose(n) else { break asking }
         } else {
           terminal.show("'\(VisibleText.escape(text))' is not a row of this table (1-\(table.count), or S:R).\n")
         }
@@ -146,10 +148,14 @@ final class TablePrompt {
   }
 
   /// Finds the next row from the top of the page that holds `query` (any
-  /// case when it is all lower case) and offers its menu.
-  private func search(_ query: String) {
+  /// case when it is all lower case) and offers its menu. Returns false
+  /// when the user quits there.
+  private func search(_ query: String) throws -> Bool {
     let text = query.isEmpty ? lastSearch : query
-    guard !text.isEmpty else { return terminal.show("Search for what? (/text)\n") }
+    guard !text.isEmpty else {
+      terminal.show("Search for what? (/text)\n")
+      return true
+    }
     lastSearch = text
     let folded = text == text.lowercased()
     let needle = Array((folded ? text.lowercased() : text).utf8)
@@ -160,11 +166,11 @@ final class TablePrompt {
       if contains(hay, needle) {
         top = n
         showPage()
-        try? choose(n)
-        return
+        return try choose(n)
       }
     }
     terminal.show("No row holds '\(VisibleText.escape(text))'.\n")
+    return true
   }
 
   private func contains(_ hay: [UInt8], _ needle: [UInt8]) -> Bool {
@@ -175,27 +181,42 @@ final class TablePrompt {
     return false
   }
 
-  /// The menu of row `n`: the allowed actions, numbered, with their letters.
-  private func choose(_ n: Int) throws {
+  /// The menu of row `n`: the allowed actions, numbered, with their
+  /// letters. Returns false when the user quits at it (q or end of input).
+  private func choose(_ n: Int) throws -> Bool {
     let path = table.indexPath(of: n)
     guard delegate.shouldShowMenu(forRowAt: path) else {
-      return terminal.show("Row \(n + 1) has no menu: the policy hides it.\n")
+      terminal.show("Row \(n + 1) has no menu: the policy hides it.\n")
+      return true
     }
+    // The board may have changed since the last menu (a copy, or another
+    // program's): paste is offered on what it holds now.
+    delegate.boardMayHaveChanged()
     let actions = EditAction.allCases.filter { delegate.canPerform($0, forRowAt: path) }
-    guard !actions.isEmpty else { return terminal.show("No action is allowed on row \(n + 1).\n") }
+    guard !actions.isEmpty else {
+      terminal.show("No action is allowed on row \(n + 1).\n")
+      return true
+    }
     let title = "Row \(n + 1): "
     var menu = title + visible(n, room: pageSize().columns - title.count - 1) + "\n"
     for (i, action) in actions.enumerated() { menu += "  \(i + 1)) [\(action.shortcut)] \(action.title)\n" }
     terminal.show(menu)
-    guard let answer = terminal.ask(fitting("Action (number or letter; Enter: back): ", or: "Action (N or letter): "))?.trimmingSpaces(), !answer.isEmpty
-    else { return }
+    guard let reply = terminal.ask(fitting("Action (number or letter; Enter: back, q: quit): ", or: "Action (N or letter, q): ")) else {
+      return false
+    }
+    let answer = reply.trimmingSpaces()
+    if answer.isEmpty { return true }
+    if answer == "q" { return false }
     let picked: EditAction?
     if let k = WholeNumber.value(answer, as: Int.self), k >= 1, k <= actions.count {
       picked = actions[k - 1]
     } else {
       picked = actions.first { String($0.shortcut) == answer.lowercased() }
     }
-    guard let action = picked else { return terminal.show("'\(VisibleText.escape(answer))' is not in the menu.\n") }
+    guard let action = picked else {
+      terminal.show("'\(VisibleText.escape(answer))' is not in the menu.\n")
+      return true
+    }
     // Copy and cut take the selected rows, when there are some.
     var rows = [n]
     if (action == .copy || action == .cut) && !document.selection.isEmpty {
@@ -210,5 +231,6 @@ final class TablePrompt {
     } catch let error as PasteboardError {
       terminal.show("\(VisibleText.escape(error.description))\n")
     }
+    return true
   }
 }
