@@ -21,7 +21,9 @@ final class TablePrompt {
   /// from there, whatever the terminal's size is now.
   private var top = 0
   private var pageEnd = 0
-  private var lastSearch = ""
+  private var lastSearch: [UInt8] = []
+  /// The row the last search found: `/` alone goes on after it.
+  private var lastFound: Int?
 
   init(document: TableDocument, delegate: TablePolicyDelegate, terminal: Terminal, invocation: Invocation) {
     self.document = document
@@ -53,7 +55,7 @@ final class TablePrompt {
         showPage()
       default:
         if text.hasPrefix("/") {
-          guard try search(String(text.dropFirst())) else { break asking }
+          guard try search(ByteString.bytes(String(text.dropFirst()))) else { break asking }
         } else if let n = try? RowAddress.row(text, in: table) {
           guard try choose(n) else { break asking }
         } else {
@@ -147,38 +149,32 @@ final class TablePrompt {
     return width >= room ? DisplayWidth.prefix(shown, fitting: room - 1).text + "…" : fitting + "…"
   }
 
-  /// Finds the next row from the top of the page that holds `query` (any
-  /// case when it is all lower case) and offers its menu. Returns false
-  /// when the user quits there.
-  private func search(_ query: String) throws -> Bool {
-    let text = query.isEmpty ? lastSearch : query
-    guard !text.isEmpty else {
+  /// Finds the next row that holds `query` (any case when it has no
+  /// capital letter) from the top of the page, or for `/` alone the next
+  /// row after the last one found that holds the last query, round to the
+  /// first; offers its menu. Returns false when the user quits there.
+  private func search(_ query: [UInt8]) throws -> Bool {
+    let repeating = query.isEmpty
+    let text = repeating ? lastSearch : query
+    guard !text.isEmpty, table.count > 0 else {
       terminal.show("Search for what? (/text)\n")
       return true
     }
     lastSearch = text
-    let folded = text == text.lowercased()
-    let needle = Array((folded ? text.lowercased() : text).utf8)
+    let start = repeating ? (lastFound ?? top - 1) + 1 : top
+    let finder = RowFinder(text)
     for step in 0..<table.count {
-      let n = (top + step) % table.count
-      var hay = Array(table.content(n))
-      if folded { hay = Array(String(decoding: hay, as: UTF8.self).lowercased().utf8) }
-      if contains(hay, needle) {
+      let n = (start + step) % table.count
+      if finder.matches(table.content(n)) {
+        lastFound = n
         top = n
         showPage()
         return try choose(n)
       }
     }
+    lastFound = nil
     terminal.show("No row holds '\(VisibleText.escape(text))'.\n")
     return true
-  }
-
-  private func contains(_ hay: [UInt8], _ needle: [UInt8]) -> Bool {
-    guard needle.count <= hay.count else { return false }
-    for i in 0...(hay.count - needle.count) where hay[i] == needle[0] && Array(hay[i..<i + needle.count]) == needle {
-      return true
-    }
-    return false
   }
 
   /// The menu of row `n`: the allowed actions, numbered, with their
@@ -232,5 +228,42 @@ final class TablePrompt {
       terminal.show("\(VisibleText.escape(error.description))\n")
     }
     return true
+  }
+}
+
+/// Whether a row holds a search's text: as it is, or, when the text has
+/// no capital letter, in any case (ASCII letters are folded byte by byte;
+/// text with other letters is compared lowercased as Unicode).
+struct RowFinder {
+  let needle: [UInt8]
+  let folded: Bool
+  let unicode: Bool
+
+  init(_ text: [UInt8]) {
+    let string = String(decoding: text, as: UTF8.self)
+    folded = string == string.lowercased()
+    unicode = folded && text.contains { $0 >= 0x80 }
+    needle = text
+  }
+
+  func matches(_ row: ArraySlice<UInt8>) -> Bool {
+    if unicode { return RowFinder.find(Array(String(decoding: row, as: UTF8.self).lowercased().utf8)[...], needle) }
+    if folded && row.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) {
+      return RowFinder.find(ArraySlice(row.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }), needle)
+    }
+    return RowFinder.find(row, needle)
+  }
+
+  /// Whether `needle` occurs in `hay`.
+  static func find(_ hay: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
+    guard let first = needle.first, needle.count <= hay.count else { return needle.isEmpty }
+    var i = hay.startIndex
+    let last = hay.endIndex - needle.count
+    while i <= last {
+      guard let at = hay[i...last].firstIndex(of: first) else { return false }
+      if hay[at..<at + needle.count].elementsEqual(needle) { return true }
+      i = at + 1
+    }
+    return false
   }
 }
