@@ -96,20 +96,32 @@ final class SharePickerTests: XCTestCase {
 
 /// A command running on a real terminal: a pane of a private tmux server,
 /// its screen read with capture-pane and keys typed with send-keys. The
-/// pane shows `[exit N]` when the command ends.
+/// pane shows `[exit N]` when the command ends (130 after Ctrl-C: the
+/// pane's shell outlives it).
 final class Pane {
   let pb: PBRunner
   let tmux: String
   let socket: String
 
-  init(_ runner: PBRunner, command: String, file: StaticString = #filePath, line: UInt = #line) throws {
+  /// - Parameters:
+  ///   - width, height: the pane's size.
+  ///   - options: tmux options set before the command starts
+  ///     (`set-clipboard on`).
+  init(
+    _ runner: PBRunner, command: String, width: Int = 150, height: Int = 40, options: [String] = [],
+    file: StaticString = #filePath, line: UInt = #line
+  ) throws {
     pb = runner
     tmux = try requireTool("tmux", package: "tmux")
     socket = runner.root + "/pane.sock"
+    let config = runner.root + "/tmux.conf"
+    try options.map { "set-option -g \($0)\n" }.joined().write(toFile: config, atomically: true, encoding: .utf8)
     // printf is a shell builtin; sleep is named in full (PATH may be bare).
-    let script = "\(command); printf '[exit %s]' $?; exec /bin/sleep 600"
+    // The trap keeps the shell (not the command: a caught signal is reset
+    // in a child) alive through Ctrl-C.
+    let script = "trap : INT; \(command); printf '[exit %s]' $?; exec /bin/sleep 600"
     let started = try pb.shell(
-      "\(shellQuoted(tmux)) -S \(shellQuoted(socket)) -f /dev/null new-session -d -x 150 -y 40 \(shellQuoted(script))")
+      "\(shellQuoted(tmux)) -S \(shellQuoted(socket)) -f \(shellQuoted(config)) new-session -d -x \(width) -y \(height) \(shellQuoted(script))")
     XCTAssertEqual(started.status, 0, "tmux: \(started.stderr)", file: file, line: line)
   }
 
