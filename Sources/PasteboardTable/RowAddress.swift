@@ -10,8 +10,11 @@ public enum RowAddress {
   ///   have (a usage error: exit 2).
   public static func rows(_ text: String, in table: Table) throws -> [Int] {
     var result: [Int] = []
+    // Repeats are found in a set: searching the result for each row made
+    // --row 1-1000000 take minutes.
+    var seen = Set<Int>()
     for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-      for n in try rows(part: part, in: table) where !result.contains(n) { result.append(n) }
+      for n in try rows(part: part, in: table) where seen.insert(n).inserted { result.append(n) }
     }
     return result
   }

@@ -53,6 +53,12 @@ public final class TablePolicyDelegate: TableDelegate {
     return ActionExplanation(action: action, allowed: decision.allowed, reason: reason)
   }
 
+  /// Forgets whether the board holds text (asked once, then kept, so that
+  /// an action on many rows asks the board once): the next question about
+  /// paste asks the board again. A prompt calls it before each menu, since
+  /// a copy or another program may have filled the board meanwhile.
+  public func boardMayHaveChanged() { boardHoldsText = nil }
+
   private func holdsText() -> Bool {
     if let boardHoldsText { return boardHoldsText }
     let holds = (try? pasteboard.hasStrings()) ?? false

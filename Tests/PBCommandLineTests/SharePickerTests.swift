@@ -96,30 +96,37 @@ final class SharePickerTests: XCTestCase {
 
 /// A command running on a real terminal: a pane of a private tmux server,
 /// its screen read with capture-pane and keys typed with send-keys. The
-/// pane shows `[exit N]` when the command ends.
+/// pane shows `[exit N]` when the command ends (130 after Ctrl-C: the
+/// pane's shell outlives it).
 final class Pane {
   let pb: PBRunner
   let tmux: String
   let socket: String
 
   /// - Parameters:
+  ///   - width, height: the pane's size.
   ///   - configuration: the tmux server's configuration file (none by
   ///     default).
+  ///   - options: tmux options set before the command starts
+  ///     (`set-clipboard on`), after the configuration.
   ///   - name: the server's socket in the runner's directory (one server
   ///     per name: a new one never races an old one that is exiting).
   init(
-    _ runner: PBRunner, command: String, configuration: String = "", name: String = "pane", file: StaticString = #filePath,
-    line: UInt = #line
+    _ runner: PBRunner, command: String, width: Int = 150, height: Int = 40, configuration: String = "",
+    options: [String] = [], name: String = "pane", file: StaticString = #filePath, line: UInt = #line
   ) throws {
     pb = runner
     tmux = try requireTool("tmux", package: "tmux")
     socket = runner.root + "/\(name).sock"
     let conf = runner.root + "/tmux.conf"
-    try configuration.write(toFile: conf, atomically: true, encoding: .utf8)
+    try (configuration + options.map { "set-option -g \($0)\n" }.joined())
+      .write(toFile: conf, atomically: true, encoding: .utf8)
     // printf is a shell builtin; sleep is named in full (PATH may be bare).
-    let script = "\(command); printf '[exit %s]' $?; exec /bin/sleep 600"
+    // The trap keeps the shell (not the command: a caught signal is reset
+    // in a child) alive through Ctrl-C.
+    let script = "trap : INT; \(command); printf '[exit %s]' $?; exec /bin/sleep 600"
     let started = try pb.shell(
-      "\(shellQuoted(tmux)) -S \(shellQuoted(socket)) -f \(shellQuoted(conf)) new-session -d -x 150 -y 40 \(shellQuoted(script))")
+      "\(shellQuoted(tmux)) -S \(shellQuoted(socket)) -f \(shellQuoted(conf)) new-session -d -x \(width) -y \(height) \(shellQuoted(script))")
     XCTAssertEqual(started.status, 0, "tmux: \(started.stderr)", file: file, line: line)
   }
 

@@ -176,9 +176,9 @@ enum Tools {
     return entries.compactMap { Int32($0) }.filter { pid in
       guard let cmd = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
       let args = cmd.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-      // A forked owner keeps its `pb copy` command line; a re-executed one
-      // reads `pb __x11-serve`.
-      guard args.contains("__x11-serve") || args.contains("copy") else { return false }
+      // A forked owner keeps its `pb copy` (or `pb table`) command line; a
+      // re-executed one reads `pb __x11-serve`.
+      guard args.contains("__x11-serve") || args.contains("copy") || args.contains("table") else { return false }
       guard (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) == pbResolved else { return false }
       return runs(pid, on: display)
     }

@@ -54,7 +54,12 @@ enum TableCommand {
       if isatty(io.input.rawValue) != 0 {
         throw UsageError("pb table needs a FILE, or a listing on standard input (such as ls -l | pb table)")
       }
-      let bytes = try TableDocument.readAll(io.input, name: "standard input")
+      // Standard input redirected from a file says how big it is: reading
+      // into storage of that size spares the copies (and the memory) of
+      // growing it.
+      let st = try? io.input.status()
+      let size = st.map { $0.st_mode & S_IFMT == S_IFREG ? Int($0.st_size) : 0 } ?? 0
+      let bytes = try TableDocument.readAll(io.input, size: size, name: "standard input")
       document = TableDocument(listing: bytes, sectioning: sectioning, output: invocation.value("output"))
     }
     let pasteboard = Pasteboard(name: board, backend: try BackendChoice.resolve(invocation).open())

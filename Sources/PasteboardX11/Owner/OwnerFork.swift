@@ -14,11 +14,35 @@ import PasteboardKit
 /// never touches the X connection again (traffic from two processes on one
 /// socket would corrupt it). When the process runs more than one thread
 /// (a library user), or `PB_X11_SPAWN=exec`, `OwnerLauncher` re-executes
-/// pb instead.
+/// pb instead. So it does when the process holds much memory of its own
+/// (`pb table` of a 1,000,000-row listing): a forked owner would keep all
+/// of it for as long as it serves one row.
 enum OwnerFork {
-  /// Whether forking is safe: exactly one thread in this process.
+  /// Whether forking is safe and cheap: exactly one thread in this
+  /// process, and little private memory in it.
   static var isAvailable: Bool {
     if environmentValue("PB_X11_SPAWN") == "exec" { return false }
+    return isSingleThreaded && privateBytes() <= privateLimit
+  }
+
+  /// The most private (anonymous) memory a process may hold and still
+  /// fork its owner: `pb copy` holds well under 1 MiB whatever it copies
+  /// (the content is in a memory file, which the owner shares).
+  static let privateLimit = 16 << 20
+
+  /// Resident memory that is not shared with a file or a memory file
+  /// (`/proc/self/statm`: resident minus shared); unknown counts as large.
+  static func privateBytes() -> Int {
+    guard let f = fopen("/proc/self/statm", "r") else { return Int.max }
+    defer { fclose(f) }
+    var buffer = [CChar](repeating: 0, count: 256)
+    guard fgets(&buffer, Int32(buffer.count), f) != nil else { return Int.max }
+    let fields = String(cString: buffer).split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
+    guard fields.count >= 3 else { return Int.max }
+    return max(0, fields[1] - fields[2]) * Int(sysconf(Int32(_SC_PAGESIZE)))
+  }
+
+  private static var isSingleThreaded: Bool {
     guard let f = fopen("/proc/self/stat", "r") else { return false }
     defer { fclose(f) }
     var buffer = [CChar](repeating: 0, count: 1024)
