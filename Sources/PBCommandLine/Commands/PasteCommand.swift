@@ -12,7 +12,7 @@ enum PasteCommand {
       OptionSpec("type", short: "t", value: "MIME", "the type to paste (default: the file name's, else text, else the first)"),
       OptionSpec("output", short: "o", value: "FILE", "write to FILE, atomically (- is standard output)"),
       OptionSpec("timeout", value: "DURATION", "how long to wait for an X11 owner or the terminal (default 5s)"),
-      OptionSpec("history", value: "N", "paste the N-th history entry (file backend; 1 is the newest)"),
+      OptionSpec("history", value: "N", "paste the N-th history entry (the file store's; 1 is the newest)"),
       OptionSpec("from-terminal", "paste the terminal's clipboard, asked for with OSC 52 (many terminals refuse)"),
     ],
     discussion: """
