@@ -2,8 +2,8 @@ import XCTest
 
 /// Text both ways with GTK 3, Qt 5 and Tk programs as real peers
 /// (scripts/x11-toolkit-peer.py, on Debian's python3), at 0 B, 1 B, 3 MiB
-/// (more than Tk reads from one property) and 32 MiB, and the types each
-/// side sees of the other.
+/// (more than Tk reads from one property) and 32 MiB, pb's 128 MiB read by
+/// every peer, and the types each side sees of the other.
 final class ToolkitInteropTests: X11TestCase {
   func testGTK3BothWays() throws { try bothWays("gtk") }
   func testQt5BothWays() throws { try bothWays("qt") }
@@ -31,6 +31,22 @@ final class ToolkitInteropTests: X11TestCase {
   }
 
   static let sizes = [0, 1, 3 << 20, 32 << 20]
+
+  /// The largest size pb serves in the benchmarks, read from one pb owner
+  /// by every peer in turn: INCR in the chunks each reads.
+  func testEveryPeerReads128MiBFromPb() throws {
+    for toolkit in ["gtk", "qt", "tk"] { try requireToolkit(toolkit) }
+    let text = Self.text(128 << 20)
+    let path = Tools.file(text)
+    XCTAssertEqual(try sh("$PB copy < \(path)").status, 0)
+    for (peer, command) in [
+      ("GTK 3", "\(ToolkitPeer.command) gtk paste"), ("Qt 5", "\(ToolkitPeer.command) qt paste"),
+      ("Tk", "\(ToolkitPeer.command) tk paste"), ("xsel", "xsel -b -o"), ("xclip", "xclip -selection clipboard -o"),
+    ] {
+      let read = try sh("\(command) | cmp -s - \(path) && echo same", limit: 120)
+      XCTAssertEqual(read.text, "same\n", "\(peer) reading 128 MiB from pb: \(read.stderr)")
+    }
+  }
 
   /// UTF-8 text of exactly `size` bytes: whole lines of mixed scripts,
   /// padded with ASCII.
