@@ -54,6 +54,23 @@ final class TableCommandTests: XCTestCase {
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: pb.root).filter { $0.hasPrefix(".pb-tmp") }, [])
   }
 
+  /// pb-table(1), "Writing back": the new file gets the old one's owner
+  /// and group too (root's pb could otherwise leave a user's file root's).
+  func testAWriteBackKeepsOwnerAndGroup() throws {
+    guard getuid() == 0 else { return XCTFail("giving a file to another user needs root (CI runs as root)") }
+    let file = try write("first\nsecond\nthird\n")
+    let (uid, gid): (uid_t, gid_t) = (PBRunner.nobody, 4242)
+    XCTAssertEqual(chown(file, uid, gid), 0)
+    chmod(file, 0o604)
+    assertStatus(try pb.run(["table", file, "--row", "2", "--action", "delete"]), 0)
+    XCTAssertEqual(read(file), "first\nthird\n")
+    var st = stat()
+    XCTAssertEqual(stat(file, &st), 0)
+    XCTAssertEqual(st.st_uid, uid, "owner")
+    XCTAssertEqual(st.st_gid, gid, "group")
+    XCTAssertEqual(st.st_mode & 0o7777, 0o604, "mode")
+  }
+
   func testDenialsChangeNothing() throws {
     let file = try write("# header\nbody\n")
     let policy = try write("deny cut,delete rows 1\ndeny menu match ^secret\n", "policy")
