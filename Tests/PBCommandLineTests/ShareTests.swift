@@ -232,10 +232,43 @@ final class ShareTests: XCTestCase {
       XCTAssertTrue(path.hasPrefix(home + "/Bilder/pb-image-") && path.hasSuffix(".png"), path)
       XCTAssertEqual(FileManager.default.contents(atPath: path).map { [UInt8]($0) }, Self.png)
     }
-    // A file already there under the next name is left alone.
-    let taken = URL(fileURLWithPath: saved[0]).deletingPathExtension().path + "-99.png"
-    try Data("not mine".utf8).write(to: URL(fileURLWithPath: taken))
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: home + "/Bilder").filter { $0.hasPrefix(".") }, [])
+  }
+
+  /// The names the save would pick (`pb-image-STAMP.png`, then `-2`), for
+  /// every second the run may fall in, are taken beforehand: the save
+  /// leaves each of them byte for byte and uses `-3`.
+  func testSaveImageLeavesAFileUnderItsNextNameAlone() throws {
+    try Data(Self.png).write(to: URL(fileURLWithPath: pb.root + "/pic.png"))
+    pb.environment["TZ"] = "UTC"
+    let pictures = home + "/Pictures"
+    try FileManager.default.createDirectory(atPath: pictures, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: home + "/.config", withIntermediateDirectories: true)
+    try Data("XDG_PICTURES_DIR=\"$HOME/Pictures\"\n".utf8).write(to: URL(fileURLWithPath: home + "/.config/user-dirs.dirs"))
+    let stamp = DateFormatter()
+    stamp.dateFormat = "yyyy-MM-dd-HHmmss"
+    stamp.timeZone = TimeZone(identifier: "UTC")
+    stamp.locale = Locale(identifier: "en_US_POSIX")
+    let now = Date()
+    var planted: [String: [UInt8]] = [:]
+    for second in -1...30 {
+      let base = "pb-image-" + stamp.string(from: now.addingTimeInterval(Double(second)))
+      for name in [base + ".png", base + "-2.png"] {
+        planted[name] = Array("someone else's \(name)\n".utf8)
+        try Data(planted[name]!).write(to: URL(fileURLWithPath: pictures + "/" + name))
+      }
+    }
+    let result = try pb.run(["share", "--activity", "save-image", "--file", pb.root + "/pic.png"])
+    assertStatus(result, 0)
+    let path = result.text.trimmingCharacters(in: .newlines)
+    let name = URL(fileURLWithPath: path).lastPathComponent
+    XCTAssertEqual(path, pictures + "/" + name)
+    XCTAssertTrue(name.hasSuffix("-3.png") && planted[String(name.dropLast(6)) + ".png"] != nil, "not the next free name: \(name)")
+    XCTAssertEqual(FileManager.default.contents(atPath: path).map { [UInt8]($0) }, Self.png)
+    for (planted, bytes) in planted {
+      XCTAssertEqual(FileManager.default.contents(atPath: pictures + "/" + planted).map { [UInt8]($0) }, bytes, "\(planted) was touched")
+    }
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: pictures).count, planted.count + 1, "one new file, no temporary left")
   }
 
   func testSaveImageFallsBackToHome() throws {

@@ -131,6 +131,36 @@ final class TablePromptTests: XCTestCase {
     try pane.key("C-d", expect: "[exit 0]")
   }
 
+  /// pb-table(1): copy takes the selected rows with the one picked, in
+  /// table order, joined by newlines; the copy clears the selection.
+  func testSelectedRowsAreCopiedTogetherInTableOrder() throws {
+    try start("printf 'alpha\\nbeta\\ngamma\\ndelta\\n' | pb table")
+    try pane.answer("3", expect: Self.actionPrompt)
+    try pane.answer("s", expect: "Selected row 3 (1 selected).")
+    try pane.answer("1", expect: Self.actionPrompt)
+    try pane.answer("s", expect: "Selected row 1 (2 selected).")
+    // The page, shown again, marks them.
+    try pane.answer("", expect: "(rows 1-4 of 4, 2 selected)")
+    let lines = try pane.capture().components(separatedBy: "\n")
+    for line in ["1 * alpha", "2   beta", "3 * gamma", "4   delta"] {
+      XCTAssertTrue(lines.contains(line), "no '\(line)' in:\n\(lines.joined(separator: "\n"))")
+    }
+    try pane.answer("2", expect: Self.actionPrompt)
+    try pane.answer("c", expect: "Copied 3 rows to board 'general'.")
+    XCTAssertEqual(try board(), "alpha\nbeta\ngamma")
+    // Nothing is selected any more: a copy takes its row alone.
+    try pane.answer("4", expect: Self.actionPrompt)
+    try pane.answer("c", expect: "Copied row 4 to board 'general'.")
+    XCTAssertEqual(try board(), "delta")
+    // Select all, then copy from any row: every row.
+    try pane.answer("2", expect: Self.actionPrompt)
+    try pane.answer("a", expect: "Selected all 4 rows.")
+    try pane.answer("3", expect: Self.actionPrompt)
+    try pane.answer("1", expect: "Copied 4 rows to board 'general'.")
+    XCTAssertEqual(try board(), "alpha\nbeta\ngamma\ndelta")
+    try pane.answer("q", expect: "[exit 0]")
+  }
+
   // MARK: Search and pages
 
   func testSearchFindsTheNextRowAndAnAllLowercaseQueryIgnoresCase() throws {

@@ -54,6 +54,23 @@ final class TableCommandTests: XCTestCase {
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: pb.root).filter { $0.hasPrefix(".pb-tmp") }, [])
   }
 
+  /// pb-table(1), "Writing back": the new file gets the old one's owner
+  /// and group too (root's pb could otherwise leave a user's file root's).
+  func testAWriteBackKeepsOwnerAndGroup() throws {
+    guard getuid() == 0 else { return XCTFail("giving a file to another user needs root (CI runs as root)") }
+    let file = try write("first\nsecond\nthird\n")
+    let (uid, gid): (uid_t, gid_t) = (PBRunner.nobody, 4242)
+    XCTAssertEqual(chown(file, uid, gid), 0)
+    chmod(file, 0o604)
+    assertStatus(try pb.run(["table", file, "--row", "2", "--action", "delete"]), 0)
+    XCTAssertEqual(read(file), "first\nthird\n")
+    var st = stat()
+    XCTAssertEqual(stat(file, &st), 0)
+    XCTAssertEqual(st.st_uid, uid, "owner")
+    XCTAssertEqual(st.st_gid, gid, "group")
+    XCTAssertEqual(st.st_mode & 0o7777, 0o604, "mode")
+  }
+
   func testDenialsChangeNothing() throws {
     let file = try write("# header\nbody\n")
     let policy = try write("deny cut,delete rows 1\ndeny menu match ^secret\n", "policy")
@@ -75,6 +92,42 @@ final class TableCommandTests: XCTestCase {
     assertStatus(hidden, 3)
     XCTAssertTrue(hidden.stderr.contains("has no menu"), hidden.stderr)
     XCTAssertEqual(try pb.run(["paste"]).text, "board")
+  }
+
+  /// pb-policy(5): command-line rules come before the file's, --deny
+  /// before --allow; no rule makes a read-only listing editable.
+  func testAllowOnTheCommandLineOverridesThePolicyFile() throws {
+    let policy = try write("deny cut,delete rows 1\ndeny menu rows 2\ndeny copy\n", "policy")
+    let file = try write("# head\nbody\ntail\n")
+    assertStatus(try pb.run(["copy"], input: Data("board".utf8)), 0)
+    assertStatus(try pb.run(["table", file, "--policy", policy, "--row", "1", "--action", "delete"]), 3)
+    XCTAssertEqual(read(file), "# head\nbody\ntail\n")
+    assertStatus(try pb.run(["table", file, "--policy", policy, "--allow", "delete", "--row", "1", "--action", "delete"]), 0)
+    XCTAssertEqual(read(file), "body\ntail\n", "--allow delete beat the file's deny")
+    XCTAssertEqual(try pb.run(["paste"]).text, "board")
+    // Several actions at once, and repeated: cut (and so copy) on row 1.
+    let explained = try pb.run(["table", file, "--policy", policy, "--allow", "cut", "--allow", "copy,menu", "--explain", "1"]).text
+    XCTAssertTrue(explained.contains("cut\tallowed\t--allow: --allow cut\n"), explained)
+    XCTAssertTrue(explained.contains("copy\tallowed\t--allow: --allow copy,menu\n"), explained)
+    assertStatus(try pb.run(["table", file, "--policy", policy, "--allow", "cut", "--row", "1", "--action", "cut"]), 0)
+    XCTAssertEqual(read(file), "tail\n")
+    XCTAssertEqual(try pb.run(["paste"]).text, "body")
+    // The file's "deny copy" still holds where nothing allows it.
+    assertStatus(try pb.run(["table", file, "--policy", policy, "--row", "1", "--action", "copy"]), 3)
+    // A hidden menu shown again with --allow menu.
+    let listing = Data("a\nb\n".utf8)
+    assertStatus(try pb.run(["table", "--policy", policy, "--allow", "copy", "--row", "2", "--action", "copy"], input: listing), 3)
+    assertStatus(try pb.run(["table", "--policy", policy, "--allow", "copy,menu", "--row", "2", "--action", "copy"], input: listing), 0)
+    XCTAssertEqual(try pb.run(["paste"]).text, "b")
+    // --deny comes first; and --allow cannot make a listing editable.
+    let denied = try pb.run(["table", file, "--deny", "delete", "--allow", "delete", "--row", "1", "--action", "delete"])
+    assertStatus(denied, 3)
+    XCTAssertTrue(denied.stderr.contains("--deny: --deny delete"), denied.stderr)
+    let readOnly = try pb.run(["table", "--allow", "cut", "--row", "1", "--action", "cut"], input: listing)
+    assertStatus(readOnly, 3)
+    XCTAssertTrue(readOnly.stderr.contains("read-only"), readOnly.stderr)
+    XCTAssertEqual(read(file), "tail\n")
+    XCTAssertEqual(try pb.run(["paste"]).text, "b")
   }
 
   func testABadPolicyStopsEverythingBeforeAnythingRuns() throws {

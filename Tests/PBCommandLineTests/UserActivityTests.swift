@@ -76,6 +76,29 @@ final class UserActivityTests: XCTestCase {
     XCTAssertEqual(try pb.run(["share", "--activity", "record", "x"]).status, 0, "the last part of the type names it too")
   }
 
+  /// pb-activity(5): `output = none` (also the default) discards what the
+  /// program prints, on standard output and with --to-board; only
+  /// `output = items` makes it the returned item.
+  func testOutputNoneDiscardsWhatTheProgramPrints() throws {
+    try script("talk", "#!/bin/sh\necho ran >> \(log)/runs\nprintf 'program output'\n")
+    try activity("quiet", ["type = com.example.quiet", "title = Quiet", "output = none", "arg = \(pb.root)/talk"])
+    try activity("default", ["type = com.example.default", "title = Default", "arg = \(pb.root)/talk"])
+    try activity("loud", ["type = com.example.loud", "title = Loud", "output = items", "arg = \(pb.root)/talk"])
+    assertStatus(try pb.run(["copy"], input: Data("board".utf8)), 0)
+    for type in ["quiet", "default"] {
+      let result = try pb.run(["share", "--activity", type, "x"])
+      assertStatus(result, 0)
+      XCTAssertEqual(result.text, "", "\(type): the program's output reached pb's")
+      XCTAssertEqual(result.stderr, "")
+      assertStatus(try pb.run(["share", "--activity", type, "--to-board", "x"]), 0)
+      XCTAssertEqual(try pb.run(["paste"]).text, "board", "\(type): the program's output reached the board")
+    }
+    XCTAssertEqual(String(decoding: recorded("runs"), as: UTF8.self), "ran\nran\nran\nran\n", "the program ran each time")
+    XCTAssertEqual(try pb.run(["share", "--activity", "loud", "x"]).text, "program output")
+    assertStatus(try pb.run(["share", "--activity", "loud", "--to-board", "x"]), 0)
+    XCTAssertEqual(try pb.run(["paste"]).text, "program output")
+  }
+
   func testItemsAsPrivateFilesThatAreRemoved() throws {
     try activity("files", [
       "type = com.example.files", "title = Files", "input = files", "items = 1-3",
