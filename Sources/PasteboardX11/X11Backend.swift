@@ -99,6 +99,13 @@ public final class X11Backend: PasteboardBackend {
       try serveInForeground(file, slices: slices, selections: selections, options: options)
       return
     }
+    try serveInBackground(file, slices: slices, selections: selections, options: options)
+  }
+
+  /// Leaves an owner of `selections` serving `file` in the background (a
+  /// forked child, or pb re-executed) and returns once it owns them: a
+  /// copy, and the clipboard manager's takeover.
+  func serveInBackground(_ file: Descriptor, slices: [SharedContent.Slice], selections: [String], options: WriteOptions) throws {
     if OwnerFork.isAvailable {
       let c = try XConnection(name: displayName, probeMilliseconds: settings.probeMilliseconds)
       let owner = try makeOwner(c, file, slices: slices, selections: selections, options: options)

@@ -55,7 +55,13 @@ enum WatchCommand {
       throw UsageError("--manage makes pb the X11 clipboard manager; the \(backend.kind) backend is not X11")
     }
     let keeper = try HistoryKeeper.resolve(invocation, watching: backend)
-    let watch = try watching.watchChanges(of: boards)
+    let io = invocation.io
+    let watch =
+      invocation.has("manage")
+      ? try X11Support.managedWatch(
+        backend, boards: boards, limit: try HistoryKeeper.givenLimit(invocation) ?? HistoryKeeper.defaultLimit,
+        complain: { io.complain($0) })
+      : try watching.watchChanges(of: boards)
     let end = timeout.map { WallClock.monotonicMilliseconds() + $0 }
     var reported = false
     while true {
