@@ -139,6 +139,35 @@ final class ManagerTests: X11TestCase {
     XCTAssertEqual(try sh("$PB paste").status, 1, "nothing there")
   }
 
+  /// The SAVE_TARGETS exchange itself, from a python3-xlib owner that
+  /// stays alive: the manager keeps only the target listed, takes
+  /// CLIPBOARD over before it answers, and answers with success.
+  func testSaveTargetsFetchesTheListedTargetsThenTakesOverThenAnswers() throws {
+    let m = try startManager()
+    let peer = try startPeer("save-targets kept")
+    XCTAssertTrue(Tools.eventually(5000) { peer.output.contains("answer") }, peer.output)
+    let lines = peer.output.split(separator: "\n").map(String.init)
+    XCTAssertTrue(lines.contains("answer saved"), "the manager answered with success: \(lines)")
+    let lost = lines.firstIndex(of: "lost"), answer = lines.firstIndex(of: "answer saved")
+    XCTAssertNotNil(lost, "the manager took CLIPBOARD: \(lines)")
+    XCTAssertLessThan(lost ?? .max, answer ?? 0, "before it answered")
+    XCTAssertFalse(hasEnded(peer.pid), "the owner still runs: the takeover came from SAVE_TARGETS")
+    XCTAssertTrue(try owner(of: "CLIPBOARD").map(isPBOwner) == true, m.output)
+    XCTAssertEqual(try sh("xclip -o -selection clipboard").text, "kept")
+    // (The copy saved when the owner took CLIPBOARD held text/html too.)
+    XCTAssertEqual(try sh("xclip -o -selection clipboard -t TARGETS").text.contains("text/html"), false, "only the listed target was kept")
+  }
+
+  /// TARGETS, TIMESTAMP and MULTIPLE on CLIPBOARD_MANAGER, as ICCCM asks.
+  func testTheManagerSelectionAnswersTargetsTimestampAndMultiple() throws {
+    _ = try startManager()
+    let r = try sh("\(Peer.command) ask-manager")
+    let lines = r.text.split(separator: "\n").map(String.init)
+    XCTAssertEqual(lines.first, "targets TARGETS MULTIPLE TIMESTAMP SAVE_TARGETS", r.text + r.stderr)
+    XCTAssertTrue(lines.count > 1 && lines[1].hasPrefix("timestamp ") && lines[1] != "timestamp 0" && lines[1] != "timestamp ", r.text)
+    XCTAssertEqual(lines.last, "multiple PB_M1 PB_M2 None", "STRING is refused, the rest served: \(r.text)")
+  }
+
   // MARK: (ii) an owner killed
 
   func testKilledXclipTextAndPNGAreTakenOver() throws {
