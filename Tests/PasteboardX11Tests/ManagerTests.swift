@@ -191,6 +191,38 @@ final class ManagerTests: X11TestCase {
     XCTAssertEqual(try sh("xclip -o -selection clipboard -t TARGETS").text.contains("UTF8_STRING"), false, "a PNG is not offered as text")
   }
 
+  /// A clipboard emptied on purpose (`pb clear`, an owner that expires)
+  /// stays empty: only an owner that went away is replaced.
+  func testAClipboardClearedOnPurposeStaysEmpty() throws {
+    let m = try startManager()
+    _ = try xclipOwns(Tools.file(Array("cleared".utf8)))
+    awaitReports(m, 1)
+    XCTAssertEqual(try sh("$PB clear").status, 0)
+    XCTAssertTrue(Tools.eventually(5000) { (try? owner(of: "CLIPBOARD")).flatMap { $0 } == nil })
+    awaitReports(m, 2)
+    XCTAssertFalse(Tools.eventually(1500) { (try? owner(of: "CLIPBOARD")).flatMap { $0 } != nil }, "not taken over: \(m.output)")
+    XCTAssertEqual(try sh("$PB paste").status, 1)
+  }
+
+  /// `--keep-max` bounds what the manager keeps: a larger content is not
+  /// kept, said in one line, and not taken over; a smaller one still is.
+  func testKeepMaxBoundsWhatIsTakenOver() throws {
+    let m = try startManager("--keep-max 100K")
+    let big = try xclipOwns(Tools.file(png), type: "image/png")
+    awaitReports(m, 1)
+    kill(big, SIGKILL)
+    XCTAssertTrue(Tools.eventually(5000) { (try? owner(of: "CLIPBOARD")).flatMap { $0 } == nil })
+    XCTAssertFalse(Tools.eventually(1000) { (try? owner(of: "CLIPBOARD")).flatMap { $0 } != nil }, "not taken over")
+    let complaints = m.output.split(separator: "\n").filter { $0.hasPrefix("pb: ") }
+    XCTAssertEqual(complaints.count, 1, m.output)
+    XCTAssertTrue(complaints.first?.contains("--keep-max") == true, m.output)
+    let small = try xclipOwns(Tools.file(Array(png.prefix(90_000))), type: "image/png")
+    awaitReports(m, 3)
+    kill(small, SIGKILL)
+    awaitTakeover(m)
+    XCTAssertTrue(try sh("xclip -o -selection clipboard -t image/png").stdout == Array(png.prefix(90_000)))
+  }
+
   // MARK: (iii) one manager at a time
 
   func testASecondManagerIsRefused() throws {
