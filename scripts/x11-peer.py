@@ -391,6 +391,8 @@ def save_targets(d, w, text):
         e = d.next_event()
         if e.type == X.SelectionClear:
             print("lost", flush=True)
+        elif e.type == X.SelectionRequest:
+            reply(d, e, X.NONE)
 
 
 def ask_manager(d, w):
