@@ -291,6 +291,7 @@ final class ManagerTests: X11TestCase {
     awaitTakeover(m)
     XCTAssertEqual(try sh("xclip -o -selection clipboard").text, "two", "the manager took the second over too")
     XCTAssertEqual(try sh("$PB paste").text, "two")
+    XCTAssertEqual(zombies(of: m.pid), [], "the first takeover's owner was reaped")
   }
 
   /// pb's own owner ending on SIGTERM offers the clipboard (SAVE_TARGETS):
@@ -338,6 +339,17 @@ final class ManagerTests: X11TestCase {
       (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) == Tools.pbResolved
         && Tools.runs(pid, on: display)
     }.sorted()
+  }
+
+  /// Children of `pid` that have ended and were not reaped.
+  private func zombies(of pid: pid_t) -> [pid_t] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap { Int32($0) }.filter { child in
+      let stat = Tools.contents(of: "/proc/\(child)/stat")
+      guard let close = stat.lastIndex(of: ")") else { return false }
+      let fields = stat[stat.index(after: close)...].split(separator: " ")
+      return fields.count > 1 && fields[0] == "Z" && fields[1] == "\(pid)"
+    }
   }
 
   /// A small real PNG (RGB, every pixel different), for GdkPixbuf.

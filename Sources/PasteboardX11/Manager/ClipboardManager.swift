@@ -1,4 +1,7 @@
 import CX11
+#if canImport(Glibc)
+  import Glibc
+#endif
 import PasteboardKit
 
 /// pb as the display's clipboard manager (ICCCM 2.8's manager selections,
@@ -33,6 +36,10 @@ final class ClipboardManager {
   /// next client.)
   var servingWindow: Window = 0
   var servingSince: Time?
+  /// The takeovers' owners, children of this long-running process: each
+  /// is reaped once it has ended (replaced by a new copy), so that none
+  /// lingers as a zombie.
+  private var servers: [pid_t] = []
 
   /// Takes CLIPBOARD_MANAGER, then saves the clipboard as it is now.
   /// - Throws: `.refused` when another client is the manager already;
@@ -83,6 +90,7 @@ final class ClipboardManager {
   func follow(_ change: SelectionEvents.Change) throws {
     let c = connection
     guard change.selection == c.atoms.clipboard else { return }
+    reapServers()
     if change.owner != 0 {
       guard !isServing(change) else { return }
       // Another program copied: pb's takeover is over, and the copy it
@@ -140,7 +148,8 @@ final class ClipboardManager {
   func takeOver() throws -> Bool {
     guard let saved else { return false }
     do {
-      try backend.serveInBackground(saved.file, slices: saved.slices, selections: ["CLIPBOARD"], options: WriteOptions())
+      servers.append(
+        try backend.serveInBackground(saved.file, slices: saved.slices, selections: ["CLIPBOARD"], options: WriteOptions()))
     } catch let error as PasteboardError {
       if case .unavailable = error { throw error }
       OwnerLog.note("cannot take the clipboard over: \(error)")
@@ -150,6 +159,13 @@ final class ClipboardManager {
     servingSince = OwnerInspection.publishedTimestamp(of: servingWindow, on: connection)
     OwnerLog.note("took the clipboard over: 0x\(String(servingWindow, radix: 16)) serves it")
     return true
+  }
+
+  private func reapServers() {
+    servers.removeAll { pid in
+      var status: Int32 = 0
+      return waitpid(pid, &status, WNOHANG) != 0
+    }
   }
 
   /// Another client took CLIPBOARD_MANAGER from pb (a manager started
