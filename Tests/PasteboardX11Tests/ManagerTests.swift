@@ -32,12 +32,14 @@ final class ManagerTests: X11TestCase {
   }
 
   /// Starts `pb watch --manage` and waits until it owns CLIPBOARD_MANAGER.
-  private func startManager(_ options: String = "", file: StaticString = #filePath, line: UInt = #line) throws -> Manager {
+  private func startManager(
+    _ options: String = "", env: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line
+  ) throws -> Manager {
     let id = UUID().uuidString
     let m = Manager(pid: 0, log: "\(Tools.scratch)/manager-\(id)", statusFile: "\(Tools.scratch)/manager-\(id).status")
     let pidFile = "\(Tools.scratch)/manager-\(id).pid"
     // The shell waits for pb to record its status (a signal as 128+N).
-    try background("$PB watch --manage \(options) > \(m.log) 2>&1 & echo $! > \(pidFile); wait $!; echo $? > \(m.statusFile)")
+    try background("$PB watch --manage \(options) > \(m.log) 2>&1 & echo $! > \(pidFile); wait $!; echo $? > \(m.statusFile)", env: env)
     guard Tools.eventually(5000, { pid_t(Tools.contents(of: pidFile).trimmingCharacters(in: .whitespacesAndNewlines)) != nil }),
       let pid = pid_t(Tools.contents(of: pidFile).trimmingCharacters(in: .whitespacesAndNewlines))
     else {
@@ -221,6 +223,24 @@ final class ManagerTests: X11TestCase {
     kill(small, SIGKILL)
     awaitTakeover(m)
     XCTAssertTrue(try sh("xclip -o -selection clipboard -t image/png").stdout == Array(png.prefix(90_000)))
+  }
+
+  /// --manage combines with the other options: --json reports each
+  /// change (the takeover among them) and --keep keeps the history.
+  func testManageCombinesWithJSONAndKeep() throws {
+    let store = "\(Tools.scratch)/store-\(UUID().uuidString)"
+    let m = try startManager("--json --keep", env: ["PB_DIR": store])
+    let owner = try xclipOwns(Tools.file(Array("kept and managed".utf8)))
+    awaitReports(m, 1)
+    kill(owner, SIGKILL)
+    awaitTakeover(m)
+    awaitReports(m, 2)
+    let reports = m.output.split(separator: "\n")
+    XCTAssertEqual(reports.count, 2, m.output)
+    XCTAssertTrue(reports.allSatisfy { $0.hasPrefix("{") && $0.contains("\"board\":\"general\"") }, m.output)
+    XCTAssertEqual(try sh("$PB paste").text, "kept and managed")
+    let history = try sh("$PB paste --backend file --history 1", env: ["PB_DIR": store])
+    XCTAssertEqual(history.text, "kept and managed", history.stderr)
   }
 
   // MARK: (iii) one manager at a time
