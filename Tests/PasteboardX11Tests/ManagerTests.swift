@@ -125,6 +125,26 @@ final class ManagerTests: X11TestCase {
     XCTAssertEqual(try sh("$PB paste -t image/png").stdout, served.stdout, "pb paste -t image/png: the same")
   }
 
+  /// GTK offers one image in a dozen encodings: under a --keep-max that
+  /// the PNG fits and all of them do not, the PNG is still kept, and
+  /// the encodings that did not fit are not offered.
+  func testWhatFitsInKeepMaxIsKept() throws {
+    try requireGTK()
+    let source = Tools.file(pngImage(width: 40, height: 30))
+    let gtk = try startPeer(command: "\(ToolkitPeer.command) gtk store image \(source)")
+    let served = try sh("xclip -o -selection clipboard -t image/png").stdout
+    let bmp = try sh("xclip -o -selection clipboard -t image/bmp").stdout
+    XCTAssertGreaterThan(bmp.count, served.count + 64, "a BMP is larger than the PNG")
+    let m = try startManager("--keep-max \(served.count + 64)")
+    kill(gtk.pid, SIGUSR1)
+    XCTAssertTrue(Tools.eventually(10_000) { hasEnded(gtk.pid) }, "GTK exits after storing: \(gtk.output)")
+    awaitTakeover(m)
+    XCTAssertEqual(try sh("xclip -o -selection clipboard -t image/png").stdout, served, "the PNG, byte for byte")
+    let targets = try sh("xclip -o -selection clipboard -t TARGETS").text.split(separator: "\n")
+    XCTAssertFalse(targets.contains("image/bmp"), "the BMP did not fit: \(targets)")
+    XCTAssertFalse(m.output.contains("pb: "), "something was kept: nothing to complain of: \(m.output)")
+  }
+
   /// The contrast: with no manager, gtk_clipboard_store returns at once
   /// and the clipboard goes with GTK.
   func testWithoutAManagerGTKStoreReturnsAndTheClipboardIsGone() throws {
