@@ -133,7 +133,7 @@ final class ClipboardManager {
 
   /// Whether `change` is the takeover's owner taking CLIPBOARD.
   private func isServing(_ change: SelectionEvents.Change) -> Bool {
-    change.owner == servingWindow && (servingSince == nil || servingSince == change.selectionTime)
+    servingWindow != 0 && change.owner == servingWindow && change.selectionTime == servingSince
   }
 
   /// Takes CLIPBOARD over with the saved content when nobody owns it.
@@ -157,6 +157,8 @@ final class ClipboardManager {
     }
     servingWindow = XGetSelectionOwner(connection.display, connection.atoms.clipboard)
     servingSince = OwnerInspection.publishedTimestamp(of: servingWindow, on: connection)
+    // Not pb's owner: another program copied in the meantime.
+    if servingSince == nil { servingWindow = 0 }
     OwnerLog.note("took the clipboard over: 0x\(String(servingWindow, radix: 16)) serves it")
     return true
   }
