@@ -40,6 +40,17 @@ Usage: x11-peer.py MODE [ARGS]   (DISPLAY names the display)
   manager           a clipboard manager: own CLIPBOARD_MANAGER; on
                     SAVE_TARGETS fetch the CLIPBOARD's UTF8_STRING, take
                     CLIPBOARD and serve it; print "saved <n> bytes"
+  save-targets TEXT own CLIPBOARD offering UTF8_STRING and text/html (TEXT
+                    in both), then ask the manager to save UTF8_STRING only
+                    (SAVE_TARGETS with that list), serving while it waits;
+                    print "request TARGET" for each request, "lost" on
+                    SelectionClear and "answer saved|refused|none" for
+                    the reply (none: no reply in 5 s); then stay until
+                    killed
+  ask-manager       ask the CLIPBOARD_MANAGER owner for TARGETS, TIMESTAMP
+                    and MULTIPLE [TARGETS,P1, TIMESTAMP,P2, STRING,P3];
+                    print "targets NAME...", "timestamp N" and
+                    "multiple P1 P2 P3" with each property's atom or None
 
 Owners print "ready" on standard output once they own the selection.
 """
@@ -347,6 +358,67 @@ def run_manager(d, w):
             reply(d, e, X.NONE)
 
 
+def save_targets(d, w, text):
+    clip, ts = own(d, w)
+    mgr, targets, utf8 = atom(d, "CLIPBOARD_MANAGER"), atom(d, "TARGETS"), atom(d, "UTF8_STRING")
+    html, save, prop = atom(d, "text/html"), atom(d, "SAVE_TARGETS"), atom(d, "PB_SAVE_LIST")
+    w.change_property(prop, Xatom.ATOM, 32, [utf8])
+    w.convert_selection(mgr, save, prop, ts)
+    d.flush()
+    answer, end = "none", time.time() + 5
+    while True:
+        e = next_event_until(d, end)
+        if e is None:
+            break
+        if e.type == X.SelectionClear:
+            print("lost", flush=True)
+        elif e.type == X.SelectionNotify and e.selection == mgr:
+            answer = "saved" if e.property != X.NONE else "refused"
+            break
+        elif e.type == X.SelectionRequest:
+            print("request", d.get_atom_name(e.target), flush=True)
+            p = e.property or e.target
+            if e.target == targets:
+                e.requestor.change_property(p, Xatom.ATOM, 32, [targets, utf8, html])
+                reply(d, e, p)
+            elif e.target in (utf8, html):
+                e.requestor.change_property(p, e.target, 8, text.encode())
+                reply(d, e, p)
+            else:
+                reply(d, e, X.NONE)
+    print("answer", answer, flush=True)
+    while True:
+        e = d.next_event()
+        if e.type == X.SelectionClear:
+            print("lost", flush=True)
+        elif e.type == X.SelectionRequest:
+            reply(d, e, X.NONE)
+
+
+def ask_manager(d, w):
+    mgr = atom(d, "CLIPBOARD_MANAGER")
+    names = {}
+    for name in ("TARGETS", "TIMESTAMP"):
+        p = atom(d, "PB_ASK_" + name)
+        w.convert_selection(mgr, atom(d, name), p, X.CurrentTime)
+        d.flush()
+        n = wait_notify(d, w)
+        value = read_prop(w, p) if n is not None and n.property != X.NONE else None
+        names[name] = list(value.value) if value is not None else []
+    print("targets", " ".join(d.get_atom_name(a) for a in names["TARGETS"]), flush=True)
+    print("timestamp", " ".join(str(v) for v in names["TIMESTAMP"]), flush=True)
+    props = [atom(d, "PB_M%d" % i) for i in (1, 2, 3)]
+    pairs = [atom(d, "TARGETS"), props[0], atom(d, "TIMESTAMP"), props[1], Xatom.STRING, props[2]]
+    m = atom(d, "PB_MULTI")
+    w.change_property(m, atom(d, "ATOM_PAIR"), 32, pairs)
+    w.convert_selection(mgr, atom(d, "MULTIPLE"), m, X.CurrentTime)
+    d.flush()
+    n = wait_notify(d, w)
+    value = read_prop(w, m) if n is not None and n.property != X.NONE else None
+    got = list(value.value) if value is not None else []
+    print("multiple", " ".join(d.get_atom_name(a) if a else "None" for a in got[1::2]), flush=True)
+
+
 def wait_notify_for(d, w, limit=5.0):
     """Waits for a SelectionNotify for window w, answering nothing else."""
     end = time.time() + limit
@@ -402,6 +474,10 @@ def main():
         bogus(d, w)
     elif mode == "manager":
         run_manager(d, w)
+    elif mode == "save-targets":
+        save_targets(d, w, sys.argv[2])
+    elif mode == "ask-manager":
+        ask_manager(d, w)
     elif mode == "steal":
         steal(d, w, sys.argv[2])
     elif mode == "vanish":

@@ -8,6 +8,11 @@ Usage: x11-toolkit-peer.py TOOLKIT MODE [FILE]   (DISPLAY names the display)
   own FILE  own CLIPBOARD with the UTF-8 text in FILE the way the toolkit's
             programs do, print "ready" once the server says it owns it,
             then serve until killed
+  store KIND FILE
+            (gtk only) own CLIPBOARD with the text (KIND text) or the
+            image (KIND image, any format GdkPixbuf reads) in FILE, print
+            "ready", and on SIGUSR1 call gtk_clipboard_store(), print
+            "stored in N ms" and exit, as a GTK program does when it quits
   paste     write the CLIPBOARD's text, as the toolkit reads it, to
             standard output as UTF-8; exit 1 when the toolkit reads none
   targets   print the CLIPBOARD's types as the toolkit lists them, one a
@@ -65,12 +70,40 @@ def gtk(mode, path):
         Gdk.Display.get_default().sync()
         print("ready", flush=True)
         Gtk.main()
+    elif mode == "store":
+        gtk_store(Gtk, Gdk, clipboard, path)
     elif mode == "paste":
         emit(clipboard.wait_for_text())
     else:
         ok, atoms = clipboard.wait_for_targets()
         for a in atoms if ok else []:
             print(a.name())
+
+
+def gtk_store(Gtk, Gdk, clipboard, path):
+    import signal
+    import time
+    from gi.repository import GLib, GdkPixbuf
+    kind, path = path
+    if kind == "image":
+        clipboard.set_image(GdkPixbuf.Pixbuf.new_from_file(path))
+    else:
+        text = text_of(path)
+        clipboard.set_text(text, len(text.encode("utf-8")))
+    # Every target may be saved (GTK then sends SAVE_TARGETS with them all).
+    clipboard.set_can_store(None)
+    Gdk.Display.get_default().sync()
+
+    def store():
+        start = time.monotonic()
+        clipboard.store()
+        print("stored in %d ms" % ((time.monotonic() - start) * 1000), flush=True)
+        Gtk.main_quit()
+        return GLib.SOURCE_REMOVE
+
+    GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR1, store)
+    print("ready", flush=True)
+    Gtk.main()
 
 
 def qt(mode, path):
@@ -114,6 +147,9 @@ def tk(mode, path):
 def main():
     if len(sys.argv) == 3 and sys.argv[1] in PACKAGES and sys.argv[2] == "check":
         load(sys.argv[1])
+        return
+    if len(sys.argv) == 5 and sys.argv[1:3] == ["gtk", "store"] and sys.argv[3] in ("text", "image"):
+        gtk("store", (sys.argv[3], sys.argv[4]))
         return
     if len(sys.argv) < 3 or sys.argv[1] not in PACKAGES or sys.argv[2] not in ("own", "paste", "targets") \
             or (sys.argv[2] == "own") != (len(sys.argv) == 4):

@@ -99,16 +99,24 @@ public final class X11Backend: PasteboardBackend {
       try serveInForeground(file, slices: slices, selections: selections, options: options)
       return
     }
+    try serveInBackground(file, slices: slices, selections: selections, options: options)
+  }
+
+  /// Leaves an owner of `selections` serving `file` in the background (a
+  /// forked child, or pb re-executed) and returns once it owns them: a
+  /// copy, and the clipboard manager's takeover.
+  /// - Returns: the owner's process id, a child of this process.
+  @discardableResult
+  func serveInBackground(_ file: Descriptor, slices: [SharedContent.Slice], selections: [String], options: WriteOptions) throws -> pid_t {
     if OwnerFork.isAvailable {
       let c = try XConnection(name: displayName, probeMilliseconds: settings.probeMilliseconds)
       let owner = try makeOwner(c, file, slices: slices, selections: selections, options: options)
       try owner.acquire()
-      try OwnerFork.detach(owner)
-      return
+      return try OwnerFork.detach(owner)
     }
     let request = ServeRequest(selections: selections, slices: slices, options: options, displayName: displayName)
     let wait = settings.probeMilliseconds + settings.answerMilliseconds + 5000
-    _ = try OwnerLauncher.launch(executable: ownerExecutable, request: request, content: file, waitMilliseconds: wait)
+    return try OwnerLauncher.launch(executable: ownerExecutable, request: request, content: file, waitMilliseconds: wait)
   }
 
   /// Owns and serves from this process until the content is replaced,

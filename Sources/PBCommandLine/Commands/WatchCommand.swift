@@ -28,6 +28,10 @@ enum WatchCommand {
       PB_COUNT, PB_TYPE, PB_TYPES and PB_SENSITIVE set. Changes made while
       a command runs are reported after it, the newest content once.
       Nothing is polled: inotify on the file store, XFixes on X11.
+      With --manage, pb is also the X11 clipboard manager: it owns
+      CLIPBOARD_MANAGER, answers SAVE_TARGETS, and takes CLIPBOARD over
+      with the last content when its owner goes away (never a secret);
+      while another manager runs it refuses to start (exit 3).
       """,
     run: run)
 
@@ -55,7 +59,13 @@ enum WatchCommand {
       throw UsageError("--manage makes pb the X11 clipboard manager; the \(backend.kind) backend is not X11")
     }
     let keeper = try HistoryKeeper.resolve(invocation, watching: backend)
-    let watch = try watching.watchChanges(of: boards)
+    let io = invocation.io
+    let watch =
+      invocation.has("manage")
+      ? try X11Support.managedWatch(
+        backend, boards: boards, limit: try HistoryKeeper.givenLimit(invocation) ?? HistoryKeeper.defaultLimit,
+        complain: { io.complain($0) })
+      : try watching.watchChanges(of: boards)
     let end = timeout.map { WallClock.monotonicMilliseconds() + $0 }
     var reported = false
     while true {

@@ -24,7 +24,7 @@ final class HistoryKeeper {
 
   /// The keeper `--keep` asks for, or nil.
   static func resolve(_ invocation: Invocation, watching backend: PasteboardBackend) throws -> HistoryKeeper? {
-    let limit = try invocation.value("keep-max").map { t in try usage { try ByteCount.parse(t, for: "--keep-max") } }
+    let limit = try givenLimit(invocation)
     guard invocation.has("keep") else {
       if limit != nil && !invocation.has("manage") { throw UsageError("--keep-max goes with --keep or --manage") }
       return nil
@@ -33,6 +33,12 @@ final class HistoryKeeper {
       throw UsageError("--keep keeps the history of X11 boards; the \(backend.kind) backend is not X11")
     }
     return HistoryKeeper(store: try FileBackendFactory.make(), limit: limit ?? defaultLimit)
+  }
+
+  /// `--keep-max`, which bounds what `--keep` and `--manage` keep; nil
+  /// when not given.
+  static func givenLimit(_ invocation: Invocation) throws -> Int64? {
+    try invocation.value("keep-max").map { t in try usage { try ByteCount.parse(t, for: "--keep-max") } }
   }
 
   /// Keeps `change` when it qualifies; a content too large is reported.

@@ -23,6 +23,18 @@ enum X11Support {
     (backend as? X11Backend)?.emptyReason(board)
   }
 
+  /// A watch of `boards` during which pb is the X11 clipboard manager
+  /// (`pb watch --manage`), keeping contents of at most `limit` bytes;
+  /// `complain` hears of those it does not keep.
+  static func managedWatch(
+    _ backend: PasteboardBackend, boards: [BoardName], limit: Int64, complain: @escaping (String) -> Void
+  ) throws -> BoardWatch {
+    guard let x11 = backend as? X11Backend else {
+      throw UsageError("--manage makes pb the X11 clipboard manager; the \(backend.kind) backend is not X11")
+    }
+    return try x11.watchChanges(of: boards, managingUpTo: limit, complain: complain)
+  }
+
   /// The X11 backend; `timeoutMilliseconds` bounds waits for an owner.
   static func makeBackend(timeoutMilliseconds: Int64?) throws -> PasteboardBackend {
     X11Backend(timeoutMilliseconds: timeoutMilliseconds)

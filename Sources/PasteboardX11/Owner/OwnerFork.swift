@@ -56,7 +56,10 @@ enum OwnerFork {
 
   /// Owns with `owner` (already acquired) from a forked child that serves
   /// until the end and exits; the parent returns at once.
-  static func detach(_ owner: SelectionOwner) throws {
+  /// - Returns: the child's process id, for a long-running parent (the
+  ///   clipboard manager) to reap.
+  @discardableResult
+  static func detach(_ owner: SelectionOwner) throws -> pid_t {
     let socket = owner.connection.fd
     // Hangup, interrupt and terminate stay blocked across the fork until
     // the child has its own dispositions: the caller's handlers must never
@@ -74,7 +77,7 @@ enum OwnerFork {
         throw PasteboardError.failed("cannot start the background owner: \(errnoText(code))")
       }
       owner.connection.abandon()
-      return
+      return pid
     }
     // The child: its own session, /dev/null for the standard streams, no
     // descriptor of the caller but the X connection, and cwd /.

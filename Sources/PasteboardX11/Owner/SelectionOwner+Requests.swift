@@ -23,7 +23,7 @@ extension SelectionOwner {
     if result == 0 {
       OwnerLog.note("refuses \(c.name(of: r.target) ?? "?") to 0x\(String(r.requestor, radix: 16))")
     }
-    notify(r, property: result)
+    connection.notify(r, property: result)
   }
 
   /// Converts one target into `property` of `requestor`; false when it is
@@ -89,16 +89,6 @@ extension SelectionOwner {
     return true
   }
 
-  /// Sends the SelectionNotify that answers `r`, echoing it exactly.
-  func notify(_ r: XSelectionRequestEvent, property: Atom) {
-    var reply = XEvent()
-    reply.xselection = XSelectionEvent(
-      type: SelectionNotify, serial: 0, send_event: True, display: connection.display,
-      requestor: r.requestor, selection: r.selection, target: r.target, property: property, time: r.time)
-    XSendEvent(connection.display, r.requestor, False, 0, &reply)
-    XFlush(connection.display)
-  }
-
   /// MULTIPLE: converts each (target, property) pair in order, marks the
   /// failed ones by setting their property to None, and answers once.
   private func multiple(_ requestor: Window, _ property: Atom) -> Atom {
@@ -119,13 +109,7 @@ extension SelectionOwner {
     return property
   }
 
-  /// The (target, property) atoms of a MULTIPLE request, or nil when the
-  /// requestor's window or property is gone or malformed.
   private func readPairs(_ window: Window, _ property: Atom) -> [UInt]? {
-    let a = connection.atoms
-    return connection.withProperty(property, of: window, longs: 4096) { p -> [UInt]? in
-      guard p.format == 32, p.type == a.atomPair || p.type == a.atom else { return nil }
-      return p.longs.map { $0 & 0xFFFF_FFFF }
-    } ?? nil
+    connection.atomList(property, of: window, types: [connection.atoms.atomPair, connection.atoms.atom])
   }
 }

@@ -40,6 +40,27 @@ final class RemoteContent: ContentProvider {
     return count
   }
 
+  /// Streams into `sink` as `write(to:)` does, but gives up as soon as
+  /// more than `limit` bytes have come (the clipboard manager's
+  /// `--keep-max`), rather than after the owner has sent them all.
+  /// - Returns: the byte count, or nil when the content is larger; the
+  ///   transfer is then abandoned midway, so the caller must not use the
+  ///   connection for another conversion.
+  func write(to sink: Descriptor, limit: Int64) throws -> Int64? {
+    struct OverLimit: Error {}
+    var count: Int64 = 0
+    do {
+      try fetch { bytes in
+        count += Int64(bytes.count)
+        if count > limit { throw OverLimit() }
+        try sink.writeAll(bytes)
+      }
+    } catch is OverLimit {
+      return nil
+    }
+    return count
+  }
+
   func load() throws -> [UInt8] {
     var all: [UInt8] = []
     try fetch { all.append(contentsOf: $0) }

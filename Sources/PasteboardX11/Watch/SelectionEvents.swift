@@ -57,15 +57,21 @@ final class SelectionEvents {
 
   var descriptor: Int32 { connection.fd }
 
-  /// The notifications that have arrived, without blocking.
-  /// - Throws: `.unavailable` when the connection to the server broke.
-  func drain() throws -> [Change] {
+  /// The notifications that have arrived, without blocking. Any other
+  /// event (a request to the clipboard manager, whose window is this
+  /// connection's) goes to `others`, in order.
+  /// - Throws: `.unavailable` when the connection to the server broke;
+  ///   what `others` throws.
+  func drain(others: (XEvent) throws -> Void = { _ in }) throws -> [Change] {
     let c = connection
     var changes: [Change] = []
     while XPending(c.display) > 0 {
       var event = XEvent()
       XNextEvent(c.display, &event)
-      guard event.type == eventBase + pb_xfixes_selection_notify else { continue }
+      guard event.type == eventBase + pb_xfixes_selection_notify else {
+        try others(event)
+        continue
+      }
       let n = withUnsafeBytes(of: &event) { $0.load(as: XFixesSelectionNotifyEvent.self) }
       changes.append(Change(
         selection: n.selection, owner: n.owner, ownerGone: n.subtype != pb_xfixes_set_owner,

@@ -17,15 +17,31 @@ extension X11Backend: ChangeWatching {
   ///   XFixes extension; from `next`, `.unavailable` when the connection
   ///   to the X server breaks.
   public func watchChanges(of boards: [BoardName]) throws -> BoardWatch {
+    try watch(boards, manager: nil)
+  }
+
+  /// The watch, with the clipboard manager in its loop when `manager`
+  /// makes one on the events connection (which then also follows
+  /// CLIPBOARD, watched or not).
+  func watch(
+    _ boards: [BoardName], manager makeManager: ((XConnection) throws -> ClipboardManager)?
+  ) throws -> BoardWatch {
+    var selections = boards.map { SelectionNames.atomName(for: $0) }
+    if makeManager != nil, !selections.contains("CLIPBOARD") { selections.append("CLIPBOARD") }
     let events = try SelectionEvents(
-      displayName: displayName, probeMilliseconds: settings.probeMilliseconds,
-      selections: boards.map { SelectionNames.atomName(for: $0) })
+      displayName: displayName, probeMilliseconds: settings.probeMilliseconds, selections: selections)
     let watched = WatchedBoards(backend: self, boards: boards, on: events.connection)
     // Whatever is queued already happened before the first reads.
     _ = try events.drain()
+    let manager = try makeManager?(events.connection)
     return try BoardWatch(
       boards: boards, wake: Descriptor(events.descriptor, owned: false),
-      drain: { watched.note(try events.drain()) },
+      drain: {
+        let changes = try events.drain(others: { try manager?.handle($0) })
+        // The manager first: a takeover is then what the watch reads.
+        for change in changes { try manager?.follow(change) }
+        watched.note(changes)
+      },
       read: { try watched.read($0) })
   }
 
