@@ -29,6 +29,8 @@ final class RedisBlob: ContentProvider {
     self.size = size
   }
 
+  var byteCount: Int64? { size }
+
   func write(to sink: Descriptor) throws -> Int64 {
     var written: Int64 = 0
     try forEachPiece { piece in

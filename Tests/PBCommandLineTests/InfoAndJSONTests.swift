@@ -11,7 +11,7 @@ final class InfoAndJSONTests: XCTestCase {
 
   static let infoFields = [
     "backend", "reason", "display", "store", "store_source", "store_state", "sensitive_dir", "history_size",
-    "history_entry_max", "history_total_max", "osc52", "osc52_reason", "osc52_max", "multiplexer", "version",
+    "history_entry_max", "history_total_max", "redis", "redis_source", "redis_prefix", "redis_key_file", "osc52", "osc52_reason", "osc52_max", "multiplexer", "version",
   ]
 
   /// Checks that `result` printed one line of valid JSON (UTF-8, no raw
