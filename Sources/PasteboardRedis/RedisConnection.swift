@@ -65,7 +65,9 @@ final class RedisConnection {
   /// The next reply, sending what is queued first.
   func reply() throws -> RedisReply {
     var raw: UnsafeMutableRawPointer?
-    guard redisGetReply(context, &raw) == REDIS_OK, let raw else { throw connectionError() }
+    guard RedisConnection.withoutBrokenPipeSignal({ redisGetReply(context, &raw) }) == REDIS_OK, let raw else {
+      throw connectionError()
+    }
     defer { freeReplyObject(raw) }
     return RedisReply(UnsafePointer(raw.assumingMemoryBound(to: redisReply.self)))
   }
@@ -127,7 +129,19 @@ extension RedisConnection {
   func flush() throws {
     var done: Int32 = 0
     while done == 0 {
-      guard redisBufferWrite(context, &done) == REDIS_OK else { throw connectionError() }
+      guard RedisConnection.withoutBrokenPipeSignal({ redisBufferWrite(context, &done) }) == REDIS_OK else {
+        throw connectionError()
+      }
     }
+  }
+
+  /// Runs `body` with SIGPIPE ignored: a server gone mid-transfer is an
+  /// error to report (hiredis writes with write(2), which would raise the
+  /// signal and end pb without a word). pb's own output keeps the usual
+  /// SIGPIPE outside.
+  static func withoutBrokenPipeSignal<R>(_ body: () -> R) -> R {
+    let previous = signal(SIGPIPE, SIG_IGN)
+    defer { signal(SIGPIPE, previous) }
+    return body()
   }
 }

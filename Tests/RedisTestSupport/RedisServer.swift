@@ -112,6 +112,16 @@ public final class RedisServer {
     try cli(["--scan", "--pattern", prefix + "*"]).split(separator: "\n").map(String.init).sorted()
   }
 
+  /// The key's time to live in milliseconds: -1 for none, -2 when absent.
+  public func ttl(_ key: String) throws -> Int {
+    Int(try cli(["PTTL", key]).split(separator: "\n").first ?? "") ?? -2
+  }
+
+  /// The keys under `prefix` that live until removed (no expiry).
+  public func lasting(_ prefix: String) throws -> [String] {
+    try keys(prefix).filter { try ttl($0) == -1 }
+  }
+
   /// A port nobody listens on now (the kernel's choice for port 0).
   public static func freePort() -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
