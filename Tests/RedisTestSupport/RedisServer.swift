@@ -71,6 +71,16 @@ public final class RedisServer {
     throw NSError(domain: "RedisServer", code: 2, userInfo: [NSLocalizedDescriptionKey: "redis-server did not start"])
   }
 
+  /// The server's process id (for a test that kills it mid-transfer).
+  public var pid: Int32 { process?.processIdentifier ?? 0 }
+
+  /// Starts the server again after it was killed (by `pid`) or stopped.
+  public func restart() throws {
+    process?.waitUntilExit()
+    process = nil
+    try start()
+  }
+
   /// Ends the server with `signal` and waits for it.
   public func stop(signal: Int32 = SIGTERM) {
     guard let p = process else { return }
