@@ -18,7 +18,7 @@ public final class RedisBackend: PasteboardBackend {
 
   /// The size of a stored piece: large enough that a transfer runs at the
   /// connection's speed, small enough that memory holds a few.
-  public static let pieceSize = 512 << 10
+  public static let pieceSize = 256 << 10
   /// How long staged pieces live unless a write swaps them in.
   static let stagingMilliseconds: Int64 = 10 * 60_000
   /// How long a replaced item lives on for readers still streaming it.

@@ -66,7 +66,7 @@ final class RedisSecretTests: RedisTestCase {
   /// or removed on the server does not open.
   func testPiecesCannotBeReorderedOrDropped() throws {
     _ = key(for: &laptop, Data(repeating: 3, count: 32))
-    let size = (512 << 10) * 3 + 100
+    let size = (256 << 10) * 3 + 100
     assertStatus(try laptop.shell("head -c \(size) /dev/urandom > s && pb copy --sensitive < s && pb paste | cmp - s"), 0)
     let pieces = try server.keys("pb:piece:")
     XCTAssertEqual(pieces.count, 4)

@@ -64,7 +64,7 @@ final class RedisSharingTests: RedisTestCase {
     let base = try peak(desktop.root + "/peak.small")
     let copyPeak = try peak(laptop.root + "/peak.copy")
     let pastePeak = try peak(desktop.root + "/peak.paste")
-    // A few pieces of half a MiB above what pb needs for a count.
+    // A few pieces of a quarter MiB above what pb needs for a count.
     XCTAssertLessThan(copyPeak - base, 8 << 20, "copy peak \(copyPeak >> 10) KiB, pb alone \(base >> 10) KiB")
     XCTAssertLessThan(pastePeak - base, 8 << 20, "paste peak \(pastePeak >> 10) KiB, pb alone \(base >> 10) KiB")
     XCTAssertEqual(try desktop.run(["boards"]).text.split(separator: "\t")[2], "\(100 << 20)")
