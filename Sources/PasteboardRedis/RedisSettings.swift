@@ -1,9 +1,5 @@
 import PasteboardKit
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// How pb finds and uses the Redis server, from the environment:
 /// `PB_REDIS_URL` (or `PB_REDIS_URL_FILE`, a file of mode 0600 holding
 /// it), `PB_REDIS_PREFIX` (default `pb:`) and `PB_REDIS_KEY_FILE`.
@@ -33,29 +29,12 @@ public struct RedisSettings {
     if let text = environmentValue("PB_REDIS_URL"), !text.isEmpty {
       (url, source) = (text, "PB_REDIS_URL")
     } else if let path = environmentValue("PB_REDIS_URL_FILE"), !path.isEmpty {
-      (url, source) = (try readURLFile(path), "PB_REDIS_URL_FILE")
+      (url, source) = (String(decoding: try PrivateFile.read(path, variable: "PB_REDIS_URL_FILE"), as: UTF8.self), "PB_REDIS_URL_FILE")
     } else {
       (url, source) = (defaultURL, "default")
     }
     let prefix = environmentValue("PB_REDIS_PREFIX") ?? "pb:"
     let keyFile = environmentValue("PB_REDIS_KEY_FILE").flatMap { $0.isEmpty ? nil : $0 }
     return RedisSettings(address: try RedisAddress.parse(url, from: source), source: source, prefix: prefix, keyFile: keyFile)
-  }
-
-  /// The URL in `path`, which only its owner may read (it may hold a
-  /// password).
-  static func readURLFile(_ path: String) throws -> String {
-    let file: Descriptor
-    do {
-      file = try Descriptor.open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
-    } catch {
-      throw PasteboardError.unavailable("cannot read \(path) (PB_REDIS_URL_FILE): \(errnoText())")
-    }
-    let st = try file.status()
-    if st.st_mode & 0o077 != 0 {
-      throw PasteboardError.unavailable(
-        "\(path) (PB_REDIS_URL_FILE) may be read by others (mode \(String(st.st_mode & 0o777, radix: 8))); it must be 0600 or stricter")
-    }
-    return String(decoding: try file.readToEnd(), as: UTF8.self)
   }
 }

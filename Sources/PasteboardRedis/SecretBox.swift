@@ -24,21 +24,10 @@ struct SecretBox {
   /// no one else may read.
   /// - Throws: `.unavailable` saying what is wrong with the file.
   static func load(path: String) throws -> SecretBox {
-    let file: Descriptor
-    do {
-      file = try Descriptor.open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
-    } catch {
-      throw PasteboardError.unavailable("cannot read the key file \(path) (PB_REDIS_KEY_FILE): \(errnoText())")
-    }
-    let st = try file.status()
-    if st.st_mode & 0o077 != 0 {
-      throw PasteboardError.unavailable(
-        "the key file \(path) (PB_REDIS_KEY_FILE) may be read by others (mode \(String(st.st_mode & 0o777, radix: 8))); chmod 600 it")
-    }
-    let key = try file.readToEnd()
+    let key = try PrivateFile.read(path, variable: "PB_REDIS_KEY_FILE")
     guard key.count == keyBytes else {
       throw PasteboardError.unavailable(
-        "the key file \(path) (PB_REDIS_KEY_FILE) holds \(key.count) bytes, not \(keyBytes) (make one with: head -c 32 /dev/urandom > FILE)")
+        "\(path) (PB_REDIS_KEY_FILE) holds \(key.count) bytes, not \(keyBytes) (make one with: head -c 32 /dev/urandom > FILE)")
     }
     guard sodium_init() >= 0 else { throw PasteboardError.unavailable("libsodium cannot start") }
     return SecretBox(key: key)

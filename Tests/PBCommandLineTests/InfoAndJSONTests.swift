@@ -78,7 +78,8 @@ final class InfoAndJSONTests: XCTestCase {
       "backend": "file", "reason": "chosen by PB_BACKEND", "display": "(unset)", "store": pb.store,
       "store_source": "PB_DIR", "store_state": "usable", "sensitive_dir": "(none: XDG_RUNTIME_DIR is unset)",
       "history_size": "20", "history_entry_max": "16777216", "history_total_max": "67108864",
-      "osc52": "no", "osc52_reason": "auto: not an SSH session (SSH_TTY and SSH_CONNECTION are unset)",
+      "redis": "redis://127.0.0.1:6379", "redis_source": "default", "redis_prefix": "pb:",
+      "redis_key_file": "(none: --sensitive is refused on Redis)", "osc52": "no", "osc52_reason": "auto: not an SSH session (SSH_TTY and SSH_CONNECTION are unset)",
       "osc52_max": "100000", "multiplexer": "none", "version": try version(),
     ]
     XCTAssertEqual(try info(pb), expected)
