@@ -25,7 +25,7 @@ struct ItemStager {
     let id = SecretBox.randomBytes(16).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
     let nonce = box == nil ? [] : SecretBox.randomBytes(SecretBox.itemNonceBytes)
     let connection = try backend.connected()
-    let ttl = Array(String(RedisBackend.stagingMilliseconds).utf8)
+    let ttl = Array(String(backend.stagingMilliseconds).utf8)
     var awaiting = 0
     func settle(leaving limit: Int) throws {
       while awaiting > limit {

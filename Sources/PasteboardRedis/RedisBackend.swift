@@ -19,8 +19,9 @@ public final class RedisBackend: PasteboardBackend {
   /// The size of a stored piece: large enough that a transfer runs at the
   /// connection's speed, small enough that memory holds a few.
   public static let pieceSize = 256 << 10
-  /// How long staged pieces live unless a write swaps them in.
-  static let stagingMilliseconds: Int64 = 10 * 60_000
+  /// How long staged pieces live unless a write swaps them in (a
+  /// variable so that tests can see a write outlive its pieces).
+  var stagingMilliseconds: Int64 = 10 * 60_000
   /// How long a replaced item lives on for readers still streaming it.
   static let graceMilliseconds: Int64 = 60_000
   /// How long sensitive content lives without `--expire`.
