@@ -17,8 +17,10 @@ final class RedisStagingTests: XCTestCase {
   override func setUpWithError() throws { server = try RedisServer(unixSocket: true) }
   override func tearDown() { server = nil }
 
-  func backend() throws -> RedisBackend {
-    RedisBackend(settings: RedisSettings(address: try RedisAddress.parse(server.url, from: "test")))
+  /// A client; without history, nothing but the grace period keeps a
+  /// replaced item.
+  func backend(history: HistoryLimits = HistoryLimits(entries: 0)) throws -> RedisBackend {
+    RedisBackend(settings: RedisSettings(address: try RedisAddress.parse(server.url, from: "test")), history: history)
   }
 
   /// A stream that sends `first`, waits `pause` microseconds, then `rest`.
