@@ -21,7 +21,18 @@ struct ItemStager {
     self.box = box
   }
 
+  /// Uploads the pieces; on failure the connection is dropped (replies
+  /// may still be on their way) and the pieces sent expire.
   func stage(_ items: [PasteboardItem]) throws -> Staged {
+    do {
+      return try upload(items)
+    } catch {
+      backend.disconnect()
+      throw error
+    }
+  }
+
+  private func upload(_ items: [PasteboardItem]) throws -> Staged {
     let id = SecretBox.randomBytes(16).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
     let nonce = box == nil ? [] : SecretBox.randomBytes(SecretBox.itemNonceBytes)
     let connection = try backend.connected()
@@ -31,13 +42,7 @@ struct ItemStager {
       while awaiting > limit {
         let reply = try connection.reply()
         awaiting -= 1
-        if case .error(let message) = reply {
-          while awaiting > 0 {
-            _ = try? connection.reply()
-            awaiting -= 1
-          }
-          throw backend.serverFailure(message, doing: "write")
-        }
+        if case .error(let message) = reply { throw backend.serverFailure(message, doing: "write") }
       }
     }
     var blobs: [Int] = []

@@ -46,6 +46,10 @@ public final class RedisBackend: PasteboardBackend {
     return made
   }
 
+  /// Drops the connection after a transfer failed part-way, with replies
+  /// still on their way: the next operation starts on a fresh one.
+  func disconnect() { connection = nil }
+
   func key(_ suffix: String) -> String { settings.prefix + suffix }
 
   /// The key for sensitive content; `action` says what needs it.

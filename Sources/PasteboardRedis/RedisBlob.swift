@@ -47,8 +47,19 @@ final class RedisBlob: ContentProvider {
   }
 
   /// Fetches the pieces in order, opening each when the item is sealed,
-  /// and checks that they add up to the size the item records.
+  /// and checks that they add up to the size the item records. On
+  /// failure the connection is dropped: pieces asked for ahead may still
+  /// be on their way.
   private func forEachPiece(_ body: ([UInt8]) throws -> Void) throws {
+    do {
+      try fetchPieces(body)
+    } catch {
+      backend.disconnect()
+      throw error
+    }
+  }
+
+  private func fetchPieces(_ body: ([UInt8]) throws -> Void) throws {
     let box = item.sensitive ? try backend.secretBox(reading: board) : nil
     let connection = try backend.connected()
     var asked = 0
@@ -60,15 +71,12 @@ final class RedisBlob: ContentProvider {
       }
       let reply = try connection.reply()
       guard var bytes = reply.bytes else {
-        // Leave the connection in step: take the replies still coming.
-        for _ in n + 1..<asked { _ = try? connection.reply() }
         if case .error(let message) = reply { throw backend.serverFailure(message, doing: "paste") }
         throw PasteboardError.failed("the content of board '\(board)' expired or was removed on the server during the paste")
       }
       if let box {
         let nonce = SecretBox.nonce(item: item.nonce, blob: blob, piece: n, isLast: n == pieces - 1)
         guard let plain = box.open(bytes, nonce: nonce) else {
-          for _ in n + 1..<asked { _ = try? connection.reply() }
           throw PasteboardError.unavailable(
             "the sensitive content of board '\(board)' does not open with the key in PB_REDIS_KEY_FILE (another key sealed it, or it was altered)")
         }
