@@ -4,8 +4,9 @@
 extension Payload {
   /// Hands the content to `body` in pieces of at most `size` bytes, each
   /// full but the last, and says which is the last. An empty payload is
-  /// one empty piece, so `body` always sees a last piece. Returns the byte
-  /// count.
+  /// one empty piece, so `body` always sees a last piece (which is also
+  /// empty when `-n` dropped the newline that was all of it). Returns the
+  /// byte count.
   /// - Throws: `.failed` when a stream or file cannot be read.
   @discardableResult
   public func forEachPiece(size: Int, _ body: (_ piece: [UInt8], _ isLast: Bool) throws -> Void) throws -> Int64 {
