@@ -78,6 +78,14 @@ final class RedisSharingTests: RedisTestCase {
     XCTAssertEqual(result.text, "1\t6\ttext/plain;charset=utf-8\n")
   }
 
+  func testWatchEndsWhenTheServerGoes() throws {
+    let result = try desktop.shell("pb watch > seen 2> err & w=$!; sleep 0.5; kill -9 \(server.pid); wait $w; echo $?; cat err", limit: 20)
+    let lines = result.text.split(separator: "\n")
+    XCTAssertEqual(lines.first, "4", result.text)
+    XCTAssertEqual(lines.count, 2, result.text)
+    XCTAssertTrue(lines.last?.contains("127.0.0.1:\(server.port)") == true, result.text)
+  }
+
   func testInfoNamesTheServerWithoutItsPassword() throws {
     var runner = laptop!
     runner.environment["PB_REDIS_URL"] = "redis://alice:hunter2@127.0.0.1:6390/2"
