@@ -11,7 +11,7 @@ final class InfoAndJSONTests: XCTestCase {
 
   static let infoFields = [
     "backend", "reason", "display", "store", "store_source", "store_state", "sensitive_dir", "history_size",
-    "history_entry_max", "history_total_max", "osc52", "osc52_reason", "osc52_max", "multiplexer", "version",
+    "history_entry_max", "history_total_max", "redis", "redis_source", "redis_prefix", "redis_key_file", "osc52", "osc52_reason", "osc52_max", "multiplexer", "version",
   ]
 
   /// Checks that `result` printed one line of valid JSON (UTF-8, no raw
@@ -78,7 +78,8 @@ final class InfoAndJSONTests: XCTestCase {
       "backend": "file", "reason": "chosen by PB_BACKEND", "display": "(unset)", "store": pb.store,
       "store_source": "PB_DIR", "store_state": "usable", "sensitive_dir": "(none: XDG_RUNTIME_DIR is unset)",
       "history_size": "20", "history_entry_max": "16777216", "history_total_max": "67108864",
-      "osc52": "no", "osc52_reason": "auto: not an SSH session (SSH_TTY and SSH_CONNECTION are unset)",
+      "redis": "redis://127.0.0.1:6379", "redis_source": "default", "redis_prefix": "pb:",
+      "redis_key_file": "(none: --sensitive is refused on Redis)", "osc52": "no", "osc52_reason": "auto: not an SSH session (SSH_TTY and SSH_CONNECTION are unset)",
       "osc52_max": "100000", "multiplexer": "none", "version": try version(),
     ]
     XCTAssertEqual(try info(pb), expected)

@@ -18,6 +18,7 @@ enum CopyCommand {
       OptionSpec("paste-once", "serve one paste, then clear"),
       OptionSpec("pastes", value: "N", "serve N pastes, then clear"),
       OptionSpec("foreground", "on X11, keep serving in the foreground"),
+      OptionSpec("timeout", value: "DURATION", "how long to wait for a Redis server's answers (default 5s)"),
     ] + TerminalCopy.options,
     discussion: """
       With no FILE, or when FILE is -, standard input is read. Nothing is added
@@ -48,7 +49,8 @@ enum CopyCommand {
       throw PasteboardError.nothingThere(
         "nothing to copy: the input is empty, so the board is unchanged (--allow-empty copies it)")
     }
-    let backend = try choice.open()
+    let timeout = try invocation.value("timeout").map { t in try usage { try DurationParser.milliseconds(t) } }
+    let backend = try choice.open(timeoutMilliseconds: timeout)
     var payload = input.payload
     var types: [String]
     if let explicitType {

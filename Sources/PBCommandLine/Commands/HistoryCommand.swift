@@ -3,7 +3,7 @@ import PasteboardKit
 /// `pb history`: the board's past contents, newest first (file backend).
 enum HistoryCommand {
   static let spec = CommandSpec(
-    name: "history", summary: "list the board's past contents, newest first (file backend)", arguments: "",
+    name: "history", summary: "list the board's past contents, newest first (file and Redis backends)", arguments: "",
     positionalRange: 0...0,
     options: [OptionSpec("clear", "forget the board's history")],
     discussion: """
@@ -19,7 +19,7 @@ enum HistoryCommand {
 
   static func run(_ invocation: Invocation) throws -> Int32 {
     let board = try invocation.singleBoard()
-    let store = try fileBackend(BackendChoice.resolve(invocation).open())
+    let store = try historyBackend(BackendChoice.resolve(invocation).open())
     if invocation.has("clear") {
       try store.clearHistory(of: board)
       return 0
@@ -68,13 +68,13 @@ enum HistoryCommand {
     return Array(sample[..<cut])
   }
 
-  /// The store whose history the command reads: the file backend, or,
-  /// on X11, the file store, where `pb watch --keep` keeps the desktop
-  /// clipboard's history.
-  static func fileBackend(_ backend: PasteboardBackend) throws -> FileBackend {
-    if let file = backend as? FileBackend { return file }
+  /// The store whose history the command reads: the backend itself when
+  /// it keeps history (file, Redis), or, on X11, the file store, where
+  /// `pb watch --keep` keeps the desktop clipboard's history.
+  static func historyBackend(_ backend: PasteboardBackend) throws -> HistoryKeeping {
+    if let keeping = backend as? HistoryKeeping { return keeping }
     guard backend.kind == "x11" else {
-      throw PasteboardError.unavailable("history is kept by the file backend only (this is the \(backend.kind) backend)")
+      throw PasteboardError.unavailable("history is kept by the file and Redis backends only (this is the \(backend.kind) backend)")
     }
     return try FileBackendFactory.make()
   }

@@ -60,7 +60,7 @@ enum InfoCommand {
       ("history_size", String(history.entries)),
       ("history_entry_max", String(history.entryBytes)),
       ("history_total_max", String(history.totalBytes)),
-    ] + (try terminalFields(choice, io: invocation.io)) + [
+    ] + RedisSupport.infoFields() + (try terminalFields(choice, io: invocation.io)) + [
       ("version", PB.version),
     ]
     if invocation.has("json") {

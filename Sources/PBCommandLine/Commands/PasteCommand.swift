@@ -11,8 +11,8 @@ enum PasteCommand {
     options: [
       OptionSpec("type", short: "t", value: "MIME", "the type to paste (default: the file name's, else text, else the first)"),
       OptionSpec("output", short: "o", value: "FILE", "write to FILE, atomically (- is standard output)"),
-      OptionSpec("timeout", value: "DURATION", "how long to wait for an X11 owner or the terminal (default 5s)"),
-      OptionSpec("history", value: "N", "paste the N-th history entry (the file store's; 1 is the newest)"),
+      OptionSpec("timeout", value: "DURATION", "how long to wait for an X11 owner, a Redis server or the terminal (default 5s)"),
+      OptionSpec("history", value: "N", "paste the N-th history entry (file and Redis backends, X11 through --keep; 1 is the newest)"),
       OptionSpec("from-terminal", "paste the terminal's clipboard, asked for with OSC 52 (many terminals refuse)"),
     ],
     discussion: """
@@ -43,7 +43,7 @@ enum PasteCommand {
       return try TypeChoice.choose(from: item, requested: requested, outputName: outputName)
     }
     if let historyNumber {
-      let contents = try HistoryCommand.fileBackend(backend).historyContents(of: board, number: historyNumber)
+      let contents = try HistoryCommand.historyBackend(backend).historyContents(of: board, number: historyNumber)
       try deliver(try choose(contents).payload, to: outputName, io: invocation.io)
       return 0
     }

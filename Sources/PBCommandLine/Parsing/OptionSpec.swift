@@ -44,7 +44,7 @@ struct CommandSpec {
 /// Options every command accepts, before or after the command name.
 enum GlobalOptions {
   static let table: [OptionSpec] = [
-    OptionSpec("backend", value: "NAME", "x11, file, memory or auto (default: auto, or PB_BACKEND)"),
+    OptionSpec("backend", value: "NAME", "x11, file, memory, redis or auto (default: auto, or PB_BACKEND)"),
     OptionSpec("board", short: "b", value: "NAME[,NAME]", "the board(s) to use (default: general)"),
     OptionSpec("json", "print listings as JSON"),
     OptionSpec("quiet", short: "q", "no message when there is nothing there (exit 1)"),

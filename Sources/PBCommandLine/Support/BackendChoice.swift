@@ -2,14 +2,14 @@ import PasteboardKit
 
 /// Which backend a command uses, and why: `--backend`, else `PB_BACKEND`,
 /// else `auto` (X11 when DISPLAY names a server that answers, otherwise the
-/// file backend).
+/// file backend; never Redis, which is shared and must be asked for).
 struct BackendChoice {
   let name: String
   let reason: String
   /// What the display probe found, when `auto` asked it.
   var display: (usable: Bool, reason: String)?
 
-  static let names = ["x11", "file", "memory", "auto"]
+  static let names = ["x11", "file", "memory", "redis", "auto"]
 
   /// Resolves the choice; `auto` probes the display (about a second at most).
   static func resolve(_ invocation: Invocation) throws -> BackendChoice {
@@ -17,7 +17,7 @@ struct BackendChoice {
       invocation.value("backend").map { ($0, "--backend") }
       ?? environmentValue("PB_BACKEND").map { ($0, "PB_BACKEND") } ?? ("auto", "default")
     guard names.contains(requested) else {
-      throw UsageError("unknown backend '\(requested)' from \(source) (use x11, file, memory or auto)")
+      throw UsageError("unknown backend '\(requested)' from \(source) (use x11, file, memory, redis or auto)")
     }
     guard requested == "auto" else { return BackendChoice(name: requested, reason: "chosen by \(source)", display: nil) }
     let probe = X11Support.probe()
@@ -27,10 +27,12 @@ struct BackendChoice {
   /// Whether an X11 display answers, probing it unless `auto` already did.
   func displayProbe() -> (usable: Bool, reason: String) { display ?? X11Support.probe() }
 
-  /// Opens the chosen backend.
+  /// Opens the chosen backend; `timeoutMilliseconds` bounds waits for an
+  /// X11 owner or a Redis server.
   func open(timeoutMilliseconds: Int64? = nil) throws -> PasteboardBackend {
     switch name {
     case "x11": return try X11Support.makeBackend(timeoutMilliseconds: timeoutMilliseconds)
+    case "redis": return try RedisSupport.makeBackend(timeoutMilliseconds: timeoutMilliseconds)
     case "memory": return MemoryBackend()
     default: return try FileBackendFactory.make()
     }

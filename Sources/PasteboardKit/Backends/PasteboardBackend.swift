@@ -48,4 +48,11 @@ public protocol ContentProvider: AnyObject {
   func write(to sink: Descriptor) throws -> Int64
   /// The whole content in memory.
   func load() throws -> [UInt8]
+  /// The size, when the provider knows it without fetching the content
+  /// (a Redis server records it); nil otherwise.
+  var byteCount: Int64? { get }
+}
+
+extension ContentProvider {
+  public var byteCount: Int64? { nil }
 }

@@ -38,9 +38,21 @@ public struct HistoryEntry {
   public let sample: [UInt8]
   /// Why the entry cannot be read, when it cannot.
   public let damage: String?
+
+  public init(
+    number: Int, changeCount: UInt64, writtenAt: Int64, types: [String], size: Int64, sample: [UInt8], damage: String?
+  ) {
+    self.number = number
+    self.changeCount = changeCount
+    self.writtenAt = writtenAt
+    self.types = types
+    self.size = size
+    self.sample = sample
+    self.damage = damage
+  }
 }
 
-extension FileBackend {
+extension FileBackend: HistoryKeeping {
   private func historyFolder(_ board: BoardName) -> String { historyDirectory + "/" + board.rawValue }
 
   /// `COUNT` padded to 20 digits: names sort in the order of the counts.

@@ -127,7 +127,7 @@ public indirect enum Payload {
         total += n
       }
       return total
-    case .provider: return nil
+    case .provider(let p): return p.byteCount
     }
   }
 
