@@ -154,6 +154,7 @@ public enum BackendConformance {
     XCTAssertEqual(try watch.next(deadline: WallClock.monotonicMilliseconds() + 100).count, 0, "\(tag) no change yet", file: file, line: line)
     let before = try b.changeCount(of: g)
     try b.write([text("one")], to: [g], options: .init())
+    XCTAssertTrue(try watch.awaitNotice(until: soon()), "\(tag) the write is notified, not only found by its count", file: file, line: line)
     var changes = try watch.next(deadline: soon())
     XCTAssertEqual(changes.map(\.board), [g], tag, file: file, line: line)
     XCTAssertNotEqual(changes.first?.changeCount, before, tag, file: file, line: line)

@@ -73,6 +73,15 @@ public final class BoardWatch {
     }
   }
 
+  /// Waits until the backend says a board may have changed, without
+  /// reading a board or consuming the notice; false when `deadline`
+  /// passed. `next` also finds changes by comparing counts, which would
+  /// hide a backend that never notifies: the conformance suite checks the
+  /// notice itself with this.
+  public func awaitNotice(until deadline: Int64) throws -> Bool {
+    try waitForWake(until: deadline)
+  }
+
   /// The boards whose count moved, read once each.
   private func collect() throws -> [BoardChange] {
     var changes: [BoardChange] = []
