@@ -170,6 +170,7 @@ public enum BackendConformance {
     while seen.count < 2, case let more = try watch.next(deadline: soon()), !more.isEmpty { seen += more.map(\.board) }
     XCTAssertEqual(Set(seen), [g, work], "\(tag) each board is reported", file: file, line: line)
     try b.clear(g, ifChangeCount: nil)
+    XCTAssertTrue(try watch.awaitNotice(until: soon()), "\(tag) the clear is notified", file: file, line: line)
     changes = try watch.next(deadline: soon())
     XCTAssertEqual(changes.map(\.board), [g], tag, file: file, line: line)
     XCTAssertEqual(changes.first?.contents.isEmpty, true, "\(tag) a clear is a change to nothing", file: file, line: line)
