@@ -3,7 +3,7 @@ import PasteboardKit
 /// `pb history`: the board's past contents, newest first (file backend).
 enum HistoryCommand {
   static let spec = CommandSpec(
-    name: "history", summary: "list the board's past contents, newest first (file and Redis backends)", arguments: "",
+    name: "history", summary: "list the board's past contents, newest first (file, Redis; X11 through pb watch --keep)", arguments: "",
     positionalRange: 0...0,
     options: [OptionSpec("clear", "forget the board's history")],
     discussion: """
