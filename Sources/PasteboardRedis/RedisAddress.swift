@@ -92,12 +92,15 @@ public struct RedisAddress: CustomStringConvertible, Equatable {
     }
     var host = hostPort
     var port: Int32 = 6379
-    if hostPort.hasPrefix("["), let close = hostPort.firstIndex(of: "]") {
+    if hostPort.hasPrefix("[") {
+      guard let close = hostPort.firstIndex(of: "]") else { throw bad("an IPv6 address in [ needs its closing ]") }
       host = hostPort[hostPort.index(after: hostPort.startIndex)..<close]
       let after = hostPort[hostPort.index(after: close)...]
       if after.hasPrefix(":") {
         guard let p = Int32(after.dropFirst()), p > 0, p < 65536 else { throw bad("the port must be a number") }
         port = p
+      } else if !after.isEmpty {
+        throw bad("only :PORT may follow an IPv6 address in [ ]")
       }
     } else if let colon = hostPort.lastIndex(of: ":") {
       host = hostPort[..<colon]

@@ -22,6 +22,21 @@ final class RedisAddressTests: XCTestCase {
     XCTAssertEqual(unix.endpoint, .unix(path: "/run/redis.sock"))
     XCTAssertEqual(unix.database, 2)
     XCTAssertEqual(try RedisAddress.parse("unix://:pw@/tmp/s", from: "t").password, "pw")
+    XCTAssertEqual(try RedisAddress.parse("redis://[::1]", from: "t").endpoint, .tcp(host: "::1", port: 6379))
+  }
+
+  /// A malformed URL is refused with its reason, never read as some
+  /// other address.
+  func testMalformedURLsAreRefused() {
+    for (url, reason) in [
+      ("redis://", "names no host"), ("redis://h:99999", "port must be a number"), ("redis://h:x", "port must be a number"),
+      ("http://h", "neither redis:// nor unix://"), ("unix://", "absolute path"), ("unix:///s?db=x", "only ?db=N"),
+      ("redis://a:b@[::1", "closing ]"), ("redis://[::1]x", "only :PORT"), ("redis://h/x", "database must be a number"),
+    ] {
+      XCTAssertThrowsError(try RedisAddress.parse(url, from: "t"), url) { error in
+        XCTAssertTrue("\(error)".contains(reason), "\(url): \(error)")
+      }
+    }
   }
 
   func testPasswordsAreNeverShown() throws {
