@@ -109,6 +109,23 @@ final class ManagerTests: X11TestCase {
     XCTAssertTrue(try owner(of: "CLIPBOARD").map(isPBOwner) == true, "pb serves it")
   }
 
+  /// A command run for a change does not hold the manager up: GTK's
+  /// store, asked while the command still runs, is answered at once.
+  func testGTKStoreIsAnsweredWhileACommandRuns() throws {
+    try requireGTK()
+    let marks = "\(Tools.scratch)/command-\(UUID().uuidString)"
+    _ = try startManager("-- /bin/sh -c 'echo started >> \(marks); exec /bin/sleep 8'")
+    let text = Array("stored during a command\n".utf8)
+    let gtk = try startPeer(command: "\(ToolkitPeer.command) gtk store text \(Tools.file(text))")
+    XCTAssertTrue(Tools.eventually(5000) { Tools.contents(of: marks).contains("started") }, "the command runs for GTK's copy")
+    kill(gtk.pid, SIGUSR1)
+    XCTAssertTrue(Tools.eventually(10_000) { hasEnded(gtk.pid) }, "GTK exits after storing: \(gtk.output)")
+    let took = gtk.output.split(separator: "\n").first { $0.hasPrefix("stored in") }.flatMap { Int($0.split(separator: " ")[2]) }
+    XCTAssertLessThan(took ?? .max, 2000, "the store was answered while the command ran: \(gtk.output)")
+    XCTAssertEqual(Tools.contents(of: marks), "started\n", "the command is still the first one")
+    XCTAssertEqual(try sh("xclip -o -selection clipboard").stdout, text, "xclip pastes GTK's text after GTK has gone")
+  }
+
   func testGTKStoreHandsAnImageToTheManager() throws {
     try requireGTK()
     let m = try startManager()

@@ -77,7 +77,7 @@ enum WatchCommand {
       }
       for change in changes {
         try keeper?.keep(change, io: invocation.io)
-        try report.report(change)
+        try report.report(change, serving: invocation.has("manage") ? watch : nil)
         reported = true
         if invocation.has("once") { return 0 }
       }

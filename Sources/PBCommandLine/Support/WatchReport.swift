@@ -45,7 +45,9 @@ struct WatchReport {
   /// Whether the content of `change` may be shown or handed on.
   func reveals(_ change: BoardChange) -> Bool { !change.sensitive || includesSensitive }
 
-  func report(_ change: BoardChange) throws {
+  /// - Parameter serving: a watch whose notices are taken while a command
+  ///   runs (the clipboard manager's), or nil.
+  func report(_ change: BoardChange, serving watch: BoardWatch? = nil) throws {
     let rep = content(of: change)
     switch form {
     case .line, .json:
@@ -55,7 +57,7 @@ struct WatchReport {
       if let rep { try rep.payload.write(to: io.output) }
       try io.output.writeAll([0])
     case .command(let argv):
-      run(argv, for: change, content: reveals(change) ? rep : nil, chosen: rep?.type)
+      try run(argv, for: change, content: reveals(change) ? rep : nil, chosen: rep?.type, serving: watch)
     }
   }
 
@@ -85,8 +87,10 @@ struct WatchReport {
   /// Runs the user's command for one change, with the content on its
   /// standard input and the change in its environment; waits for it (one
   /// at a time), ending its process group past `commandTimeout`. A
-  /// failure is reported on standard error; the watch goes on.
-  func run(_ argv: [String], for change: BoardChange, content: Representation?, chosen: String?) {
+  /// failure is reported on standard error; the watch goes on. The
+  /// notices of `watch` are taken meanwhile; an error in taking them (the
+  /// X server gone) ends the watch once the command is done.
+  func run(_ argv: [String], for change: BoardChange, content: Representation?, chosen: String?, serving watch: BoardWatch?) throws {
     let environment = environmentStrings(setting: [
       "PB_BOARD": change.board.rawValue, "PB_COUNT": String(change.changeCount), "PB_TYPE": chosen ?? "",
       "PB_TYPES": change.types.joined(separator: ","), "PB_SENSITIVE": change.sensitive ? "1" : "0",
@@ -101,6 +105,14 @@ struct WatchReport {
       io.complain("\(what): \(error)")
       return
     }
+    var failure: Error?
+    if let watch {
+      child.meanwhile = (watch.noticeDescriptor, {
+        do { try watch.takeNotices() } catch { failure = error }
+        return failure == nil
+      })
+    }
+    defer { child.meanwhile = nil }
     let deadline = WallClock.monotonicMilliseconds() + commandTimeout
     do {
       if let content { try child.send(try content.payload.loadBytes(), until: deadline) }
@@ -112,6 +124,7 @@ struct WatchReport {
       _ = try? child.wait(until: WallClock.monotonicMilliseconds())
       io.complain("\(what): \(error)")
     }
+    if let failure { throw failure }
   }
 
 }

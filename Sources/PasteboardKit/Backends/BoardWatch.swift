@@ -82,6 +82,15 @@ public final class BoardWatch {
     try waitForWake(until: deadline)
   }
 
+  /// The descriptor that becomes readable when a board may have changed.
+  public var noticeDescriptor: Int32 { wake.rawValue }
+
+  /// Takes the notices now readable on `noticeDescriptor` without
+  /// reporting: the work tied to them (a clipboard manager's answers)
+  /// goes on while the caller is busy, and the changes are still reported
+  /// by the next `next`, which compares counts.
+  public func takeNotices() throws { try drain() }
+
   /// The boards whose count moved, read once each.
   private func collect() throws -> [BoardChange] {
     var changes: [BoardChange] = []

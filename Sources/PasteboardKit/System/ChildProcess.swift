@@ -109,6 +109,12 @@ public final class ChildProcess {
     _ = keep  // the child's ends are closed here, when `keep` goes
   }
 
+  /// Work that must go on while pb waits for the child, as a clipboard
+  /// manager's answers must: whenever `descriptor` is readable during
+  /// `send` or `wait`, `handle` runs (and the wait goes on); it returns
+  /// false to stop (its descriptor broke), and the wait goes on without it.
+  public var meanwhile: (descriptor: Int32, handle: () -> Bool)?
+
   /// Closes the child's standard input (end of file for it).
   public func closeInput() { input = nil }
 
@@ -139,9 +145,10 @@ public final class ChildProcess {
       var fds = [
         pollfd(fd: input.rawValue, events: Int16(POLLOUT), revents: 0),
         pollfd(fd: handle.rawValue, events: Int16(POLLIN), revents: 0),
-      ]
-      let ready = poll(&fds, 2, ChildProcess.timeout(until: deadline))
+      ] + meanwhileEntry()
+      let ready = poll(&fds, nfds_t(fds.count), ChildProcess.timeout(until: deadline))
       if ready == 0 { throw PasteboardError.timedOut("\(program) did not read its input in time") }
+      if serveMeanwhile(fds) { continue }
       if fds[1].revents != 0 && fds[0].revents & Int16(POLLOUT) == 0 { return false }
     }
     return true
@@ -173,12 +180,28 @@ public final class ChildProcess {
   /// Whether the child exited before `deadline`.
   private func awaitExit(until deadline: Int64?) -> Bool {
     while true {
-      var p = pollfd(fd: handle.rawValue, events: Int16(POLLIN), revents: 0)
-      let n = poll(&p, 1, ChildProcess.timeout(until: deadline))
-      if n > 0 { return true }
+      var fds = [pollfd(fd: handle.rawValue, events: Int16(POLLIN), revents: 0)] + meanwhileEntry()
+      let n = poll(&fds, nfds_t(fds.count), ChildProcess.timeout(until: deadline))
+      if n > 0 {
+        if fds[0].revents != 0 { return true }
+        _ = serveMeanwhile(fds)
+        continue
+      }
       if n == 0 { return false }
       if errno != EINTR { return false }
     }
+  }
+
+  /// The poll entry of `meanwhile`'s descriptor, if there is one (last).
+  private func meanwhileEntry() -> [pollfd] {
+    meanwhile.map { [pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0)] } ?? []
+  }
+
+  /// Runs `meanwhile` when its entry (the last of `fds`) is readable.
+  private func serveMeanwhile(_ fds: [pollfd]) -> Bool {
+    guard let meanwhile, let last = fds.last, last.fd == meanwhile.descriptor, last.revents != 0 else { return false }
+    if !meanwhile.handle() { self.meanwhile = nil }
+    return true
   }
 
   private func reap() -> Termination {
