@@ -84,3 +84,21 @@ bench_tmpdir() {
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 verdict() { awk -v v="$1" -v limit="$2" 'BEGIN { print (v <= limit ? "PASS" : "FAIL") }'; }
+
+# The options of a bench script that has only --quick: sets quick (1 with
+# --quick or BENCH_QUICK=1, else 0); --help prints the script's leading
+# comment.
+bench_quick_option() {
+  quick=${BENCH_QUICK:-0}
+  local arg
+  for arg in "$@"; do
+    case $arg in
+      --quick) quick=1 ;;
+      -h | --help)
+        sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
+        exit 0
+        ;;
+      *) bench_die "unknown argument '$arg' (try --help)" ;;
+    esac
+  done
+}

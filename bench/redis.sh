@@ -18,17 +18,7 @@ set -euo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-quick=${BENCH_QUICK:-0}
-for arg in "$@"; do
-  case $arg in
-    --quick) quick=1 ;;
-    -h | --help)
-      sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//'
-      exit 0
-      ;;
-    *) bench_die "unknown argument '$arg' (try --help)" ;;
-  esac
-done
+bench_quick_option "$@"
 
 if [ "$quick" = 1 ]; then
   big_mib=${BENCH_BIG_MIB:-16}

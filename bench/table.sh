@@ -21,17 +21,7 @@ set -euo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-quick=${BENCH_QUICK:-0}
-for arg in "$@"; do
-  case $arg in
-    --quick) quick=1 ;;
-    -h | --help)
-      sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//'
-      exit 0
-      ;;
-    *) bench_die "unknown argument '$arg' (try --help)" ;;
-  esac
-done
+bench_quick_option "$@"
 
 rows=${BENCH_ROWS:-1000000}
 if [ "$quick" = 1 ]; then runs=${BENCH_RUNS:-3}; else runs=${BENCH_RUNS:-9}; fi
