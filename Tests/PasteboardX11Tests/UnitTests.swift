@@ -26,6 +26,22 @@ final class X11UnitTests: XCTestCase {
     XCTAssertLessThan(WallClock.monotonicMilliseconds() - start, 500)
   }
 
+  /// X gives a gone client's window ids to the next client, so a
+  /// BadWindow that answers a request made before a transfer began (the
+  /// event mask cleared on the last requestor's window) must not end a
+  /// transfer to the new window of the same id; one from the transfer's
+  /// own requests does.
+  func testOnlyATransfersOwnErrorsEndIt() {
+    let bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+    let t = IncrTransfer(
+      key: .init(window: 0x200001, property: 7), type: 31, bytes: bytes, chunkSize: 4096, deadline: 0, isPaste: false,
+      firstSerial: 100)
+    XCTAssertFalse(t.isEnded(by: XErrorRecord(serial: 99, code: 3, request: 2, resource: 0x200001)), "an earlier window's error")
+    XCTAssertTrue(t.isEnded(by: XErrorRecord(serial: 100, code: 3, request: 18, resource: 0x200001)), "its own first request")
+    XCTAssertTrue(t.isEnded(by: XErrorRecord(serial: 140, code: 3, request: 18, resource: 0x200001)), "a later chunk")
+    XCTAssertFalse(t.isEnded(by: XErrorRecord(serial: 140, code: 3, request: 18, resource: 0x400001)), "another window")
+  }
+
   func testLatin1Conversions() {
     let utf8 = Array("héllo ✓ 日本 ÿ".utf8)
     let latin1 = utf8.withUnsafeBytes { Latin1.fromUTF8($0) }

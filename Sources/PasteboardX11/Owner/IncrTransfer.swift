@@ -18,6 +18,16 @@ struct IncrTransfer {
   /// Monotonic ms after which a silent requestor is given up.
   var deadline: Int64
   let isPaste: Bool
+  /// The serial of the transfer's first request: an error on its window
+  /// from an earlier request belongs to an earlier window of the same id
+  /// (X gives a gone client's ids to the next one), not to this transfer.
+  let firstSerial: UInt
+
+  /// Whether `error` says this transfer's requestor is gone: an error on
+  /// its window from one of the transfer's own requests.
+  func isEnded(by error: XErrorRecord) -> Bool {
+    error.resource == key.window && error.serial >= firstSerial
+  }
 }
 
 /// Event masks pb has selected on requestors' windows, counted per window:

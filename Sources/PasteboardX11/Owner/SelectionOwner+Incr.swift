@@ -12,6 +12,7 @@ extension SelectionOwner {
     let key = IncrTransfer.Key(window: window, property: property)
     if transfers[key] != nil { endTransfer(key, completed: false) }
     let selectNow = interest.add(window)
+    let firstSerial = pb_next_request(c.display)
     var size = [CLong(bytes.count)]
     let ok = fenced({
       if selectNow { XSelectInput(c.display, window, PropertyChangeMask | StructureNotifyMask) }
@@ -25,7 +26,8 @@ extension SelectionOwner {
     }
     transfers[key] = IncrTransfer(
       key: key, type: type, bytes: bytes, chunkSize: chunkSize,
-      deadline: WallClock.monotonicMilliseconds() + settings.ownerIdleMilliseconds, isPaste: isPaste)
+      deadline: WallClock.monotonicMilliseconds() + settings.ownerIdleMilliseconds, isPaste: isPaste,
+      firstSerial: firstSerial)
     if isPaste { pastesInFlight += 1 }
     OwnerLog.note("starts INCR of \(bytes.count) bytes to 0x\(String(window, radix: 16)) in chunks of \(chunkSize)")
     return true

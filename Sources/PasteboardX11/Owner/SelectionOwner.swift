@@ -172,13 +172,16 @@ final class SelectionOwner {
   }
 
   /// Ends transfers whose requestor turned out to be gone (a BadWindow
-  /// recorded without a fence, from an INCR chunk).
+  /// recorded without a fence, from an INCR chunk). An error from before
+  /// a transfer began is not its own: clearing the event mask of a
+  /// requestor that had just exited earns a BadWindow that arrives while
+  /// the next client, given the same window id, is being served.
   private func checkAsynchronousErrors() {
     let errors = ErrorTrap.errors(after: errorCursor)
     errorCursor = ErrorTrap.cursorNow
     for error in errors {
       OwnerLog.note("X error \(error.code) on request \(error.request) for 0x\(String(error.resource, radix: 16))")
-      for key in transfers.keys where key.window == error.resource {
+      for (key, t) in transfers where t.isEnded(by: error) {
         endTransfer(key, completed: false)
       }
     }
