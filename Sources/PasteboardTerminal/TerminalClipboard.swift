@@ -159,13 +159,10 @@ public final class TerminalClipboard {
 
   /// Waits until the terminal is ready for `events`, or throws `late()`.
   private func wait(for events: Int16, until deadline: Int64, late: () -> PasteboardError) throws {
-    while true {
-      let left = deadline - WallClock.monotonicMilliseconds()
-      if left <= 0 { throw late() }
-      var entry = pollfd(fd: device.rawValue, events: events, revents: 0)
-      let ready = poll(&entry, 1, Int32(min(left, Int64(Int32.max))))
-      if ready > 0 { return }
-      if ready < 0 && errno != EINTR { throw PasteboardError.failed("cannot wait for the terminal: \(errnoText())") }
+    switch awaitReadiness(device.rawValue, for: events, until: deadline) {
+    case .ready: return
+    case .timedOut: throw late()
+    case .failed(let code): throw PasteboardError.failed("cannot wait for the terminal: \(errnoText(code))")
     }
   }
 }

@@ -76,17 +76,13 @@ final class TerminalWrite {
   ///   when the write failed.
   func wait(until deadline: Int64, late: () -> PasteboardError) throws {
     if finished { return }
-    while true {
-      let left = deadline - WallClock.monotonicMilliseconds()
-      if left <= 0 {
-        pthread_detach(thread)
-        finished = true
-        throw late()
-      }
-      var entry = pollfd(fd: done[0], events: Int16(POLLIN), revents: 0)
-      let ready = poll(&entry, 1, Int32(min(left, Int64(Int32.max))))
-      if ready > 0 { break }
-      if ready < 0 && errno != EINTR { throw PasteboardError.failed("cannot wait for the terminal: \(errnoText())") }
+    switch awaitReadiness(done[0], for: Int16(POLLIN), until: deadline) {
+    case .ready: break
+    case .timedOut:
+      pthread_detach(thread)
+      finished = true
+      throw late()
+    case .failed(let code): throw PasteboardError.failed("cannot wait for the terminal: \(errnoText(code))")
     }
     pthread_join(thread, nil)
     finished = true

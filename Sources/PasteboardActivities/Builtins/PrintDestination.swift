@@ -190,14 +190,7 @@ struct PrintDestination {
   }
 
   private static func wait(_ fd: Int32, for events: Int16, until deadline: Int64) -> Bool {
-    while true {
-      let left = deadline - WallClock.monotonicMilliseconds()
-      if left <= 0 { return false }
-      var p = pollfd(fd: fd, events: events, revents: 0)
-      let n = poll(&p, 1, Int32(min(left, 60_000)))
-      if n > 0 { return true }
-      if n < 0 && errno != EINTR { return false }
-    }
+    awaitReadiness(fd, for: events, until: deadline) == .ready
   }
 
   static func unixEndpoint(_ path: String) -> [UInt8] {

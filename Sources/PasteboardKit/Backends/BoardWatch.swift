@@ -105,17 +105,10 @@ public final class BoardWatch {
 
   /// Waits for `wake` to become readable; false when `deadline` passed.
   private func waitForWake(until deadline: Int64?) throws -> Bool {
-    while true {
-      var timeout: Int32 = -1
-      if let deadline {
-        let left = deadline - WallClock.monotonicMilliseconds()
-        if left <= 0 { return false }
-        timeout = Int32(min(left, Int64(Int32.max)))
-      }
-      var entry = pollfd(fd: wake.rawValue, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&entry, 1, timeout)
-      if ready > 0 { return true }
-      if ready < 0 && errno != EINTR { throw systemFailure("wait for a change") }
+    switch awaitReadiness(wake.rawValue, for: Int16(POLLIN), until: deadline) {
+    case .ready: return true
+    case .timedOut: return false
+    case .failed(let code): throw systemFailure("wait for a change", code: code)
     }
   }
 }

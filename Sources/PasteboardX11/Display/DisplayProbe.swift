@@ -118,14 +118,8 @@ enum DisplayProbe {
   }
 
   private static func wait(_ fd: Int32, for events: Int16, until deadline: Int64) -> Bool {
-    while true {
-      let left = deadline - WallClock.monotonicMilliseconds()
-      if left <= 0 { return false }
-      var p = pollfd(fd: fd, events: events, revents: 0)
-      let n = poll(&p, 1, Int32(min(left, 60_000)))
-      if n > 0 { return true }
-      if n < 0 && errno != EINTR { return true }  // let the next call report it
-    }
+    // A failed poll lets the next call report the error.
+    awaitReadiness(fd, for: events, until: deadline) != .timedOut
   }
 
 }

@@ -55,17 +55,13 @@ enum OwnerLauncher {
     var line: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 512)
     while !line.contains(0x0A) {
-      let left = deadline - WallClock.monotonicMilliseconds()
-      if left <= 0 {
+      if WallClock.monotonicMilliseconds() >= deadline {
         kill(pid, SIGKILL)
         var st: Int32 = 0
         waitpid(pid, &st, 0)
         throw PasteboardError.timedOut("the background owner did not take the selection within \(describeDuration(waitMilliseconds))")
       }
-      var p = pollfd(fd: status.rawValue, events: Int16(POLLIN), revents: 0)
-      let n = poll(&p, 1, Int32(left))
-      if n < 0 && errno == EINTR { continue }
-      if n <= 0 { continue }
+      guard awaitReadiness(status.rawValue, for: Int16(POLLIN), until: deadline) == .ready else { continue }
       let got = buffer.withUnsafeMutableBytes { read(status.rawValue, $0.baseAddress, $0.count) }
       if got < 0 && errno == EINTR { continue }
       if got <= 0 { break }
