@@ -45,9 +45,7 @@ else
   small_runs=${BENCH_SMALL_RUNS:-300}
   big_runs=${BENCH_BIG_RUNS:-9}
 fi
-for v in big_mib small_runs big_runs; do
-  case ${!v} in '' | *[!0-9]* | 0) bench_die "$v must be a positive whole number, not '${!v}'" ;; esac
-done
+bench_whole_numbers big_mib small_runs big_runs
 
 bench_need python3 python3
 bench_need /usr/bin/time time

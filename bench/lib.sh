@@ -102,3 +102,11 @@ bench_quick_option() {
     esac
   done
 }
+
+# Stops unless each variable named holds a positive whole number.
+bench_whole_numbers() {
+  local v
+  for v in "$@"; do
+    case ${!v} in '' | *[!0-9]* | 0) bench_die "$v must be a positive whole number, not '${!v}'" ;; esac
+  done
+}

@@ -32,7 +32,7 @@ elif [ -n "${1:-}" ]; then
     *) bench_die "unknown argument '$1' (try --help)" ;;
   esac
 fi
-case $RUNS in '' | *[!0-9]* | 0) bench_die "BENCH_RUNS must be a positive whole number, not '$RUNS'" ;; esac
+bench_whole_numbers RUNS
 
 bench_need tmux tmux
 bench_need hyperfine hyperfine

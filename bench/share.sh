@@ -35,9 +35,7 @@ elif [ -n "${1:-}" ]; then
   esac
 fi
 TEXT_MIB=${BENCH_TEXT_MIB:-16}
-for v in LIST_RUNS REVERSE_RUNS TEXT_MIB; do
-  case ${!v} in '' | *[!0-9]* | 0) bench_die "$v must be a positive whole number, not '${!v}'" ;; esac
-done
+bench_whole_numbers LIST_RUNS REVERSE_RUNS TEXT_MIB
 
 bench_need /usr/bin/time time
 bench_need /usr/bin/python3 python3

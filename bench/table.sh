@@ -25,9 +25,7 @@ bench_quick_option "$@"
 
 rows=${BENCH_ROWS:-1000000}
 if [ "$quick" = 1 ]; then runs=${BENCH_RUNS:-3}; else runs=${BENCH_RUNS:-9}; fi
-for v in rows runs; do
-  case ${!v} in '' | *[!0-9]* | 0) bench_die "$v must be a positive whole number, not '${!v}'" ;; esac
-done
+bench_whole_numbers rows runs
 [ "$rows" -ge 2 ] || bench_die "BENCH_ROWS must be at least 2"
 
 bench_need python3 python3

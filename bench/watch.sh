@@ -35,9 +35,7 @@ elif [ -n "${1:-}" ]; then
     *) bench_die "unknown argument '$1' (try --help)" ;;
   esac
 fi
-for v in RUNS IDLE; do
-  case ${!v} in '' | *[!0-9]* | 0) bench_die "$v must be a positive whole number, not '${!v}'" ;; esac
-done
+bench_whole_numbers RUNS IDLE
 
 bench_need /usr/bin/python3 python3
 bench_need inotifywait inotify-tools
